@@ -1,0 +1,193 @@
+"""Tangle the attnlit package out of the chapters in docs/: the docs are its source.
+
+A chapter marks a code block as library code with an HTML comment right above its fence:
+
+    <!-- tangle: attnlit/toy.py -->
+    ```python
+    ...
+    ```
+
+The comment is invisible on the page (a MkDocs hook turns it into the block's title), and the
+fence stays exactly ```python, so pytest-codeblocks still runs the block.
+
+A module is the concatenation of its blocks, in page order, pages in mkdocs.yml `nav` order.
+Each block is self-contained, so each repeats its imports: leading import lines are gathered
+once at the top of the module.
+
+    python tools/tangle.py           # rewrite the generated modules
+    python tools/tangle.py --check   # exit 1 and name each module that differs from the docs
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+COMMAND = "make tangle"
+# Every generated module, by path. A marker naming anything else is a typo.
+MODULES = ("attnlit/toy.py",)
+
+MARKER = re.compile(r"^(?P<indent>\s*)<!--\s*tangle:\s*(?P<module>\S*)\s*-->\s*$")
+FENCE = re.compile(r"^(?P<indent>\s*)(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
+IMPORT = re.compile(r"^(import|from)\s")
+
+
+class TangleError(Exception):
+    """A marker or fence the tangler cannot make sense of; the message starts with file:line."""
+
+
+@dataclass
+class Block:
+    module: str
+    page: str  # path relative to the repository root, e.g. docs/foo.md
+    line: int  # 1-based line of the marker
+    code: str
+
+
+def read_blocks(path: Path, root: Path = ROOT) -> list[Block]:
+    """Return the marked blocks of one Markdown file, in order."""
+    page = path.relative_to(root).as_posix()
+    lines = path.read_text(encoding="utf-8").splitlines()
+    blocks, pending, fence = [], None, None  # pending: (line, match) of a marker awaiting its fence
+    for number, text in enumerate(lines, start=1):
+        if fence:  # inside a fenced block: only its closing fence matters
+            opening_line, indent, mark, body, module = fence
+            if re.fullmatch(rf"\s*{re.escape(mark[0])}{{{len(mark)},}}\s*", text):
+                if module:
+                    blocks.append(Block(module, page, opening_line - 1, "\n".join(body) + "\n"))
+                fence = None
+            else:
+                body.append(text[min(len(indent), len(text) - len(text.lstrip())):])
+            continue
+        marker, opening = MARKER.match(text), FENCE.match(text)
+        if pending and not opening:
+            what = "a second tangle marker" if marker else "no ```python fence"
+            raise TangleError(f"{page}:{pending[0]}: tangle marker is followed by {what} (line {number})")
+        if marker:
+            module = marker["module"]
+            if module not in MODULES:
+                raise TangleError(
+                    f"{page}:{number}: unknown module {module!r} in tangle marker; "
+                    f"known modules: {', '.join(MODULES)} (tools/tangle.py MODULES)"
+                )
+            pending = (number, marker)
+        elif opening:
+            module = None
+            if pending:
+                if opening["fence"] != "```" or opening["info"] != "python":
+                    raise TangleError(
+                        f"{page}:{pending[0]}: tangle marker must sit right above a ```python fence, "
+                        f"found {text.strip()!r} (line {number})"
+                    )
+                module = pending[1]["module"]
+                pending = None
+            fence = (number, opening["indent"], opening["fence"], [], module)
+    if fence:
+        raise TangleError(f"{page}:{fence[0]}: fence {fence[2]} is never closed")
+    if pending:
+        raise TangleError(f"{page}:{pending[0]}: tangle marker at the end of the file, above no fence")
+    return blocks
+
+
+def nav_pages(root: Path = ROOT) -> list[str]:
+    """The Markdown pages of mkdocs.yml's nav, in order, as docs/... paths."""
+
+    class Loader(yaml.SafeLoader):
+        pass
+
+    # mkdocs.yml may use tags such as !ENV; their values do not matter here.
+    Loader.add_multi_constructor("", lambda loader, suffix, node: None)
+    config = yaml.load((root / "mkdocs.yml").read_text(encoding="utf-8"), Loader=Loader)
+    docs_dir = config.get("docs_dir") or "docs"
+    pages = []
+
+    def walk(item):
+        if isinstance(item, str):
+            pages.append(f"{docs_dir}/{item}")
+        elif isinstance(item, dict):
+            for value in item.values():
+                walk(value)
+        elif isinstance(item, list):
+            for value in item:
+                walk(value)
+
+    walk(config.get("nav") or [])
+    return pages
+
+
+def join_blocks(blocks: list[Block]) -> str:
+    """One module's text: gathered imports, then each block's code."""
+    imports, bodies = [], []
+    for block in blocks:
+        lines = block.code.splitlines()
+        while lines and (IMPORT.match(lines[0]) or not lines[0].strip()):
+            line = lines.pop(0)
+            if line.strip() and line not in imports:
+                imports.append(line)
+        bodies.append("\n".join(lines).strip("\n"))
+    pages = list(dict.fromkeys(block.page for block in blocks))
+    header = [
+        f"# Generated by tools/tangle.py from {', '.join(pages)}: do not edit by hand.",
+        f"# Change the chapter, then run `{COMMAND}`.",
+    ]
+    code = "\n\n\n".join(part for part in ["\n".join(imports), *bodies] if part)
+    return "\n".join(header) + "\n\n" + code + "\n"
+
+
+def tangle(root: Path = ROOT) -> dict[str, tuple[str, list[str]]]:
+    """Map each module path to (its text, the pages it comes from). Raises TangleError."""
+    order = nav_pages(root)
+    found: dict[str, list[Block]] = {module: [] for module in MODULES}
+    for path in sorted((root / "docs").rglob("*.md")):
+        for block in read_blocks(path, root):
+            found[block.module].append(block)
+    modules = {}
+    for module, blocks in found.items():
+        if not blocks:
+            raise TangleError(f"{module}: no block in docs/ is marked `<!-- tangle: {module} -->`")
+        pages = list(dict.fromkeys(block.page for block in blocks))
+        unordered = [page for page in pages if page not in order]
+        if len(pages) > 1 and unordered:
+            first = next(b for b in blocks if b.page == unordered[0])
+            raise TangleError(
+                f"{first.page}:{first.line}: {module} takes blocks from {', '.join(pages)}, "
+                f"but {unordered[0]} is not in mkdocs.yml nav, so their order is not defined"
+            )
+        if len(pages) > 1:  # sort is stable: blocks keep their page order
+            blocks.sort(key=lambda block: order.index(block.page))
+        modules[module] = (join_blocks(blocks), list(dict.fromkeys(b.page for b in blocks)))
+    return modules
+
+
+def main(argv: list[str], root: Path = ROOT) -> int:
+    check = argv == ["--check"]
+    if argv and not check:
+        print(__doc__, file=sys.stderr)
+        return 2
+    try:
+        modules = tangle(root)  # everything is read and checked before anything is written
+    except TangleError as error:
+        print(f"tangle: {error}", file=sys.stderr)
+        return 1
+    stale = []
+    for module, (text, pages) in modules.items():
+        path = root / module
+        if path.exists() and path.read_text(encoding="utf-8") == text:
+            continue
+        if check:
+            stale.append(f"{module} differs from {', '.join(pages)}: run `{COMMAND}`")
+        else:
+            path.write_text(text, encoding="utf-8")
+            print(f"tangle: wrote {module} from {', '.join(pages)}")
+    for line in stale:
+        print(f"tangle: {line}", file=sys.stderr)
+    return 1 if stale else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
