@@ -1,0 +1,115 @@
+"""The site builds strictly, offline, with rendered math, titled tangled blocks and useful search."""
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+CHAPTER = "attention-without-weights"
+SITE_SOURCES = ["mkdocs.yml", "docs", "tools", "overrides"]
+
+
+def start_build(config_dir: Path, site_dir: Path, cache_dir: Path) -> subprocess.Popen:
+    """`mkdocs build --strict` in the background, with an empty notebook cache."""
+    env = dict(os.environ, MKDOCS_JUPYTER_CACHE=str(cache_dir), NO_MKDOCS_2_WARNING="1")
+    return subprocess.Popen(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site_dir)],
+        cwd=config_dir, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )
+
+
+@pytest.fixture(scope="module")
+def builds(tmp_path_factory):
+    """Build the real site and, in parallel, a copy whose chapter links to a missing anchor."""
+    broken = tmp_path_factory.mktemp("broken")
+    for name in SITE_SOURCES:
+        copy = shutil.copytree if (ROOT / name).is_dir() else shutil.copy
+        copy(ROOT / name, broken / name)
+    with open(broken / "docs" / f"{CHAPTER}.md", "a", encoding="utf-8") as page:
+        page.write("\nSee [nowhere](#no-such-anchor).\n")
+    out = tmp_path_factory.mktemp("out")
+    processes = {
+        "site": start_build(ROOT, out / "site", out / "cache"),
+        "broken": start_build(broken, out / "broken-site", out / "broken-cache"),
+    }
+    logs = {name: process.communicate(timeout=600)[0] for name, process in processes.items()}
+    return {name: (processes[name].returncode, logs[name], out / name.replace("broken", "broken-site"))
+            for name in processes}
+
+
+@pytest.fixture(scope="module")
+def site(builds) -> Path:
+    returncode, log, site_dir = builds["site"]
+    assert returncode == 0, f"mkdocs build --strict failed:\n{log}"
+    return site_dir
+
+
+def test_link_to_a_missing_anchor_fails_the_strict_build(builds):
+    returncode, log, _ = builds["broken"]
+    assert returncode != 0
+    assert "no-such-anchor" in log
+
+
+class ExternalReferences(HTMLParser):
+    """Collect every URL a page would load (scripts, styles, fonts, images, frames)."""
+
+    LOADS = {"script": "src", "img": "src", "iframe": "src", "source": "src", "audio": "src",
+             "video": "src", "embed": "src", "link": "href"}
+
+    def __init__(self):
+        super().__init__()
+        self.urls = []
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "link" and not {"stylesheet", "icon", "preload", "manifest"} & set(
+            (attrs.get("rel") or "").split()
+        ):
+            return  # <link rel="canonical"> and the like are not fetched
+        url = attrs.get(self.LOADS.get(tag, ""))
+        if url and re.match(r"^(https?:)?//", url):
+            self.urls.append(f"<{tag}> {url}")
+        if "data-md-component" in attrs and attrs["data-md-component"] == "source":
+            self.urls.append("Material's repository widget (it calls the GitHub API)")
+
+
+def test_no_page_loads_anything_from_another_host(site):
+    found = []
+    for page in site.rglob("*.html"):
+        parser = ExternalReferences()
+        parser.feed(page.read_text(encoding="utf-8"))
+        found += [f"{page.relative_to(site)}: {url}" for url in parser.urls]
+    for sheet in site.rglob("*.css"):
+        found += [f"{sheet.relative_to(site)}: {url}"
+                  for url in re.findall(r"""url\(\s*["']?((?:https?:)?//[^)"']+)""", sheet.read_text())]
+    assert not found, "\n".join(found)
+
+
+def test_formulas_are_mathml(site):
+    html = (site / CHAPTER / "index.html").read_text(encoding="utf-8")
+    assert html.count('<math xmlns="http://www.w3.org/1998/Math/MathML" display="block">') >= 4
+    assert 'class="arithmatex"' not in html
+    assert "\\(" not in html and "\\[" not in html
+
+
+def test_tangled_block_shows_its_module(site):
+    html = (site / CHAPTER / "index.html").read_text(encoding="utf-8")
+    assert '<span class="filename">attnlit/toy.py</span>' in html
+    assert "tangle:" not in html
+
+
+def test_search_splits_softmax_out_of_code_and_formulas(site):
+    index = json.loads((site / "search" / "search_index.json").read_text())
+    separator = re.compile(index["config"]["separator"])
+    chapter = [doc for doc in index["docs"] if doc["location"].startswith(f"{CHAPTER}/")]
+    words = {word.lower() for doc in chapter for word in separator.split(doc["text"])}
+    assert "softmax" in words
+    assert any("torch.softmax(" in doc["text"] for doc in chapter)  # the case the separator is for
+    assert any("softmax" in doc["text"] and "Ω" in doc["text"] for doc in chapter)  # a formula
