@@ -3,7 +3,11 @@
 import logging
 from types import SimpleNamespace
 
+import pytest
+from mkdocs.exceptions import PluginError
+
 import mkdocs_hooks
+from mkdocs_hooks import OUTPUT
 
 PAGE = SimpleNamespace(file=SimpleNamespace(src_uri="chapter.md"))
 
@@ -20,8 +24,8 @@ def test_markers_become_titles():
         "```",
     ])
     lines = mkdocs_hooks.on_page_markdown(markdown, PAGE).split("\n")
-    assert lines[:2] == ["", '    ```python title="attnlit/toy.py"']
-    assert lines[5] == '```text title="Output"'
+    assert lines[0] == '    ```python title="attnlit/toy.py"'
+    assert lines[3:5] == [OUTPUT, '```text title="Output"']
 
 
 def test_tex_becomes_mathml_and_html_entities_are_tex_again():
@@ -37,3 +41,42 @@ def test_unknown_macro_warns_so_that_strict_builds_fail(caplog):
     with caplog.at_level(logging.WARNING, logger="mkdocs"):
         mkdocs_hooks.on_page_content('<span class="arithmatex">\\(\\sofmax(x)\\)</span>', PAGE)
     assert "chapter.md: unknown TeX macro \\sofmax" in caplog.text
+
+
+FIGURE_PAGE = """Text.
+
+<!-- figure: A line. -->
+```python
+from matplotlib.figure import Figure
+
+fig = Figure(figsize=(2, 1))
+fig.subplots().plot([0, 1], [0, 1]{extra})
+```
+
+More text.
+"""
+
+
+def test_figure_block_is_drawn_and_its_code_folded():
+    markdown = mkdocs_hooks.on_page_markdown(FIGURE_PAGE.format(extra=""), PAGE)
+    assert '<figcaption markdown="span">A line.</figcaption>' in markdown
+    assert '??? example "Code for this figure"\n\n    ```python\n    from matplotlib.figure import Figure' in markdown
+    assert markdown.endswith("    ```\n\nMore text.\n")
+    slot = mkdocs_hooks.SVG_SLOT.search(markdown)[0]
+    html = mkdocs_hooks.on_page_content(f"<p>{slot}</p>", PAGE)
+    assert html.startswith("<p><svg ") and "currentColor" in html
+
+
+@pytest.mark.parametrize("extra, message", [
+    (")\nfig = None  #", "must leave a matplotlib Figure in `fig`, found NoneType"),
+    (")\n1 / 0  #", "ZeroDivisionError: division by zero"),
+])
+def test_a_figure_that_fails_to_draw_fails_the_build(extra, message):
+    with pytest.raises(PluginError, match="chapter.md:3: figure failed to draw") as error:
+        mkdocs_hooks.on_page_markdown(FIGURE_PAGE.format(extra=extra), PAGE)
+    assert message in str(error.value)
+
+
+def test_figure_markers_in_code_examples_are_left_alone():
+    example = "````markdown\n" + FIGURE_PAGE.format(extra="") + "````\n"
+    assert mkdocs_hooks.on_page_markdown(example, PAGE) == example

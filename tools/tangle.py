@@ -12,7 +12,7 @@ fence stays exactly ```python, so pytest-codeblocks still runs the block.
 
 A module is the concatenation of its blocks, in page order, pages in mkdocs.yml `nav` order.
 Each block is self-contained, so each repeats its imports: leading import lines are gathered
-once at the top of the module.
+once at the top of the module, and imports from the module itself are dropped.
 
     python tools/tangle.py           # rewrite the generated modules
     python tools/tangle.py --check   # exit 1 and name each module that differs from the docs
@@ -30,7 +30,7 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 COMMAND = "make tangle"
 # Every generated module, by path. A marker naming anything else is a typo.
-MODULES = ("attnlit/toy.py",)
+MODULES = ("attnlit/toy.py", "attnlit/plots.py")
 
 MARKER = re.compile(r"^(?P<indent>\s*)<!--\s*tangle:\s*(?P<module>\S*)\s*-->\s*$")
 FENCE = re.compile(r"^(?P<indent>\s*)(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
@@ -49,48 +49,55 @@ class Block:
     code: str
 
 
+def fences(lines: list[str], page: str) -> dict[int, int]:
+    """Map the opening line index of each fenced block to its closing line index."""
+    spans, i = {}, 0
+    while i < len(lines):
+        opening = FENCE.match(lines[i])
+        if not opening:
+            i += 1
+            continue
+        mark = opening["fence"]  # closed by the same character, at least as many times, alone
+        closing = re.compile(rf"\s*{re.escape(mark[0])}{{{len(mark)},}}\s*")
+        end = next((j for j in range(i + 1, len(lines)) if closing.fullmatch(lines[j])), None)
+        if end is None:
+            raise TangleError(f"{page}:{i + 1}: fence {mark} is never closed")
+        spans[i] = end
+        i = end + 1
+    return spans
+
+
 def read_blocks(path: Path, root: Path = ROOT) -> list[Block]:
     """Return the marked blocks of one Markdown file, in order."""
     page = path.relative_to(root).as_posix()
     lines = path.read_text(encoding="utf-8").splitlines()
-    blocks, pending, fence = [], None, None  # pending: (line, match) of a marker awaiting its fence
-    for number, text in enumerate(lines, start=1):
-        if fence:  # inside a fenced block: only its closing fence matters
-            opening_line, indent, mark, body, module = fence
-            if re.fullmatch(rf"\s*{re.escape(mark[0])}{{{len(mark)},}}\s*", text):
-                if module:
-                    blocks.append(Block(module, page, opening_line - 1, "\n".join(body) + "\n"))
-                fence = None
-            else:
-                body.append(text[min(len(indent), len(text) - len(text.lstrip())):])
+    spans = fences(lines, page)
+    inside = {i for start, end in spans.items() for i in range(start + 1, end)}
+    blocks = []
+    for i, text in enumerate(lines):
+        marker = MARKER.match(text)
+        if not marker or i in inside:
             continue
-        marker, opening = MARKER.match(text), FENCE.match(text)
-        if pending and not opening:
-            what = "a second tangle marker" if marker else "no ```python fence"
-            raise TangleError(f"{page}:{pending[0]}: tangle marker is followed by {what} (line {number})")
-        if marker:
-            module = marker["module"]
-            if module not in MODULES:
-                raise TangleError(
-                    f"{page}:{number}: unknown module {module!r} in tangle marker; "
-                    f"known modules: {', '.join(MODULES)} (tools/tangle.py MODULES)"
-                )
-            pending = (number, marker)
-        elif opening:
-            module = None
-            if pending:
-                if opening["fence"] != "```" or opening["info"] != "python":
-                    raise TangleError(
-                        f"{page}:{pending[0]}: tangle marker must sit right above a ```python fence, "
-                        f"found {text.strip()!r} (line {number})"
-                    )
-                module = pending[1]["module"]
-                pending = None
-            fence = (number, opening["indent"], opening["fence"], [], module)
-    if fence:
-        raise TangleError(f"{page}:{fence[0]}: fence {fence[2]} is never closed")
-    if pending:
-        raise TangleError(f"{page}:{pending[0]}: tangle marker at the end of the file, above no fence")
+        where, module = f"{page}:{i + 1}", marker["module"]
+        if module not in MODULES:
+            raise TangleError(
+                f"{where}: unknown module {module!r} in tangle marker; "
+                f"known modules: {', '.join(MODULES)} (tools/tangle.py MODULES)"
+            )
+        if i + 1 == len(lines):
+            raise TangleError(f"{where}: tangle marker at the end of the file, above no fence")
+        if i + 1 not in spans:
+            what = "a second tangle marker" if MARKER.match(lines[i + 1]) else "no ```python fence"
+            raise TangleError(f"{where}: tangle marker is followed by {what} (line {i + 2})")
+        opening = FENCE.match(lines[i + 1])
+        if opening["fence"] != "```" or opening["info"] != "python":
+            raise TangleError(
+                f"{where}: tangle marker must sit right above a ```python fence, "
+                f"found {lines[i + 1].strip()!r} (line {i + 2})"
+            )
+        indent = len(opening["indent"])
+        body = [line[min(indent, len(line) - len(line.lstrip())):] for line in lines[i + 2:spans[i + 1]]]
+        blocks.append(Block(module, page, i + 1, "\n".join(body) + "\n"))
     return blocks
 
 
@@ -120,21 +127,24 @@ def nav_pages(root: Path = ROOT) -> list[str]:
     return pages
 
 
-def join_blocks(blocks: list[Block]) -> str:
-    """One module's text: gathered imports, then each block's code."""
-    imports, bodies = [], []
+def join_blocks(module: str, blocks: list[Block]) -> str:
+    """One module's text: gathered imports, sorted by module name, then each block's code."""
+    # A block imports names from its own module to run alone; in the module they are defined.
+    own = "from " + module.removesuffix(".py").replace("/", ".") + " import "
+    imports, bodies = set(), []
     for block in blocks:
         lines = block.code.splitlines()
         while lines and (IMPORT.match(lines[0]) or not lines[0].strip()):
             line = lines.pop(0)
-            if line.strip() and line not in imports:
-                imports.append(line)
+            if line.strip() and not line.startswith(own):
+                imports.add(line)
         bodies.append("\n".join(lines).strip("\n"))
     pages = list(dict.fromkeys(block.page for block in blocks))
     header = [
         f"# Generated by tools/tangle.py from {', '.join(pages)}: do not edit by hand.",
         f"# Change the chapter, then run `{COMMAND}`.",
     ]
+    imports = sorted(imports, key=lambda line: (line.split()[1], line))
     code = "\n\n\n".join(part for part in ["\n".join(imports), *bodies] if part)
     return "\n".join(header) + "\n\n" + code + "\n"
 
@@ -160,7 +170,7 @@ def tangle(root: Path = ROOT) -> dict[str, tuple[str, list[str]]]:
             )
         if len(pages) > 1:  # sort is stable: blocks keep their page order
             blocks.sort(key=lambda block: order.index(block.page))
-        modules[module] = (join_blocks(blocks), list(dict.fromkeys(b.page for b in blocks)))
+        modules[module] = (join_blocks(module, blocks), list(dict.fromkeys(b.page for b in blocks)))
     return modules
 
 
