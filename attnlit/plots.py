@@ -14,11 +14,13 @@ INK = "#000000"
 
 
 def to_svg(fig: Figure, name: str = "figure") -> str:
-    """The figure as an inline <svg> element whose ink follows the page's text colour."""
+    """The figure as inline <svg>; its ink follows the page's text colour."""
     buffer = io.StringIO()
-    # Text stays <text> (small, uses the page's font); `name` keeps element ids unique per page.
+    # Text stays <text>: small, in the page's font. `name` keeps element ids
+    # unique when several figures share a page.
     with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": name}):
-        fig.savefig(buffer, format="svg", transparent=True, metadata={"Date": None})
+        fig.savefig(buffer, format="svg", transparent=True,
+                    metadata={"Date": None})
     svg = buffer.getvalue()
     svg = svg[svg.index("<svg"):]  # drop the XML declaration and doctype
     return svg.replace(INK, "currentColor")
@@ -31,17 +33,18 @@ def arrows(
     color: str = "C0",
     label: str | None = None,
 ) -> None:
-    """Draw each row of `points`, shape (n, 2), as a labelled arrow from the origin."""
+    """Draw each row of `points`, shape (n, 2), as an arrow from the origin."""
     points = torch.as_tensor(points, dtype=torch.float32)
     if points.ndim != 2 or points.shape[1] != 2:
-        raise ValueError(f"points must have shape (n, 2), got {tuple(points.shape)}")
+        shape = tuple(points.shape)
+        raise ValueError(f"points must have shape (n, 2), got {shape}")
     head = {"arrowstyle": "-|>", "color": color, "lw": 1.5}
     for i, (x, y) in enumerate(points.tolist()):
         ax.annotate("", xy=(x, y), xytext=(0, 0), arrowprops=head)
         if i < len(labels):
-            ax.annotate(labels[i], (x, y), xytext=(4, 4), textcoords="offset points",
-                        color=color)
-    ax.plot([], [], color=color, label=label)  # a legend entry, shown if label is set
+            ax.annotate(labels[i], (x, y), xytext=(4, 4), color=color,
+                        textcoords="offset points")
+    ax.plot([], [], color=color, label=label)  # legend entry, shown if labelled
     ax.scatter(*points.T, s=0)  # let autoscaling see the arrow tips
     ax.axhline(0, color=INK, lw=0.5, alpha=0.4)
     ax.axvline(0, color=INK, lw=0.5, alpha=0.4)

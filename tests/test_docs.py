@@ -1,0 +1,22 @@
+"""House rules for the chapters that no other test checks."""
+
+from pathlib import Path
+
+import tangle
+
+ROOT = Path(__file__).resolve().parent.parent
+WIDTH = 80  # wider code lines scroll sideways in Material's content column
+
+
+def test_code_lines_fit_the_page():
+    too_wide = []
+    for path in sorted((ROOT / "docs").rglob("*.md")):
+        lines = path.read_text(encoding="utf-8").splitlines()
+        for start, end in tangle.fences(lines, path.name).items():
+            indent = len(lines[start]) - len(lines[start].lstrip())
+            too_wide += [
+                f"{path.relative_to(ROOT)}:{i + 1}: {len(line) - indent} characters"
+                for i, line in enumerate(lines[start + 1:end], start=start + 1)
+                if len(line) - indent > WIDTH
+            ]
+    assert not too_wide, "\n".join(too_wide)
