@@ -2,3 +2,7 @@
 
 Every other module in this package is generated from docs/ by `make tangle`; edit the chapters.
 """
+
+from attnlit.self_attention import SelfAttentionV1, SelfAttentionV2
+
+__all__ = ["SelfAttentionV1", "SelfAttentionV2"]
