@@ -1,5 +1,6 @@
 """SelfAttentionV1 and V2 against an independent reference, and their input checks."""
 
+import numpy as np
 import pytest
 import torch
 import torch.nn.functional as F
@@ -67,10 +68,24 @@ def test_a_list_is_a_type_error(cls):
 @pytest.mark.parametrize("d_in, d_out, error, message", [
     (0, 2, ValueError, "d_in must be positive, got 0"),
     (3, -1, ValueError, "d_out must be positive, got -1"),
-    (3, 2.0, TypeError, "d_out must be an int, got float"),
-    (True, 2, TypeError, "d_in must be an int, got bool"),
+    (3, 2.0, TypeError, "d_out must be an integer, got 2.0"),
+    (True, 2, TypeError, "d_in must be an integer, got True"),
+    ("3", 2, TypeError, "d_in must be an integer, got '3'"),
 ])
 def test_bad_sizes_are_refused_at_construction(cls, d_in, d_out, error, message):
     with pytest.raises(error) as raised:
         cls(d_in, d_out)
     assert str(raised.value) == message
+
+
+@pytest.mark.parametrize("cls", [SelfAttentionV1, SelfAttentionV2])
+def test_numpy_and_tensor_integers_are_sizes_too(cls):
+    module = cls(np.int64(3), torch.tensor(2))
+    assert module(torch.ones(4, 3)).shape == (4, 2)
+
+
+@pytest.mark.parametrize("cls", [SelfAttentionV1, SelfAttentionV2])
+def test_a_dtype_other_than_the_weights_is_a_type_error(cls):
+    with pytest.raises(TypeError) as error:
+        cls(3, 2)(torch.ones(4, 3, dtype=torch.float64))
+    assert str(error.value) == "x must have the weights' dtype torch.float32, got torch.float64"
