@@ -7,6 +7,9 @@ from pathlib import Path
 
 import pytest
 
+import mkdocs_hooks
+import tangle
+
 ROOT = Path(__file__).resolve().parent.parent
 CHAPTER = "attention-without-weights"
 @pytest.fixture(scope="module")
@@ -58,11 +61,32 @@ def test_no_page_loads_anything_from_another_host(site):
     assert not found, "\n".join(found)
 
 
-def test_formulas_are_mathml(site):
-    html = (site / CHAPTER / "index.html").read_text(encoding="utf-8")
-    assert html.count('<math xmlns="http://www.w3.org/1998/Math/MathML" display="block">') >= 4
-    assert 'class="arithmatex"' not in html
-    assert "\\(" not in html and "\\[" not in html
+def built_page(site: Path, source: Path) -> str:
+    """The HTML that MkDocs built from docs/<source>."""
+    name = source.relative_to(ROOT / "docs").with_suffix("")
+    html = site / ("index.html" if name.name == "index" else name / "index.html")
+    return html.read_text(encoding="utf-8")
+
+
+def test_every_formula_is_mathml(site):
+    for source in sorted((ROOT / "docs").rglob("*.md")):
+        html = built_page(site, source)
+        tex = source.read_text(encoding="utf-8").count("$") > 0
+        assert 'class="arithmatex"' not in html, f"{source.name}: TeX left unrendered"
+        assert not tex or '<math xmlns="http://www.w3.org/1998/Math/MathML"' in html, source.name
+    chapter = built_page(site, ROOT / "docs" / f"{CHAPTER}.md")
+    assert chapter.count('<math xmlns="http://www.w3.org/1998/Math/MathML" display="block">') >= 4
+
+
+def test_every_figure_block_is_drawn_as_inline_svg(site):
+    for source in sorted((ROOT / "docs").rglob("*.md")):
+        lines = source.read_text(encoding="utf-8").splitlines()
+        inside = {i for start, end in tangle.fences(lines, source.name).items()
+                  for i in range(start, end + 1)}
+        markers = sum(1 for i, line in enumerate(lines)
+                      if mkdocs_hooks.FIGURE.match(line) and i not in inside)
+        drawn = re.findall(r'<figure class="attnlit-figure"[^>]*>\s*<svg ', built_page(site, source))
+        assert len(drawn) == markers, f"{source.name}: {markers} figure blocks, {len(drawn)} drawn"
 
 
 def test_tangled_block_shows_its_module(site):
