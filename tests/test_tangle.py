@@ -139,3 +139,14 @@ def test_imports_from_the_module_itself_are_dropped(tree):
     text, _ = tangle.tangle(root)["attnlit/toy.py"]
     assert "from attnlit.toy" not in text
     assert text.endswith("A = 1\n\n\nB = A + 1\n")
+
+
+def test_import_order_is_stable(tree):
+    def module_text(first: str, second: str) -> str:
+        blocks = [tangle.Block("attnlit/toy.py", "docs/a.md", 1, f"{line}\n\nX = 1\n")
+                  for line in (first, second)]
+        return tangle.join_blocks("attnlit/toy.py", blocks)
+
+    a, b = "from torch import nn", "from torch import autograd"
+    assert module_text(a, b) == module_text(b, a)
+    assert module_text(a, b).index(b) < module_text(a, b).index(a)
