@@ -3,6 +3,14 @@
 Every other module in this package is generated from docs/ by `make tangle`; edit the chapters.
 """
 
+from attnlit.causal import CausalAttention
+from attnlit.multihead import MultiHeadAttention, MultiHeadAttentionWrapper
 from attnlit.self_attention import SelfAttentionV1, SelfAttentionV2
 
-__all__ = ["SelfAttentionV1", "SelfAttentionV2"]
+__all__ = [
+    "CausalAttention",
+    "MultiHeadAttention",
+    "MultiHeadAttentionWrapper",
+    "SelfAttentionV1",
+    "SelfAttentionV2",
+]

@@ -49,3 +49,26 @@ def arrows(
     ax.axhline(0, color=INK, lw=0.5, alpha=0.4)
     ax.axvline(0, color=INK, lw=0.5, alpha=0.4)
     ax.set_aspect("equal", adjustable="datalim")
+
+
+def heatmap(
+    ax: Axes,
+    weights: torch.Tensor,
+    labels: Sequence[str],
+    title: str | None = None,
+) -> None:
+    """Draw (n, n) weights in [0, 1]: queries as rows, keys as columns."""
+    weights = torch.as_tensor(weights).detach().float().cpu()
+    n = len(labels)
+    if weights.shape != (n, n):
+        shape = tuple(weights.shape)
+        raise ValueError(f"weights must be ({n}, {n}) got {shape}")
+    ax.imshow(weights.numpy(), cmap="Blues", vmin=0.0, vmax=1.0)
+    for row in range(n):
+        for col in range(n):
+            value = weights[row, col].item()
+            ax.text(col, row, f"{value:.2f}", ha="center", va="center",
+                    fontsize=7, color="white" if value > 0.55 else "#222222")
+    ax.set_xticks(range(n), labels, rotation=45, ha="right")
+    ax.set_yticks(range(n), labels)
+    ax.set(xlabel="key", ylabel="query", title=title)
