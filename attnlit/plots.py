@@ -6,11 +6,13 @@ import io
 import matplotlib
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
+import re
 import torch
 
 
 # Everything drawn in this colour follows the page's text colour once inlined.
 INK = "#000000"
+DECIMALS = re.compile(r"(\d\.\d)\d+")
 
 
 def to_svg(fig: Figure, name: str = "figure") -> str:
@@ -23,6 +25,10 @@ def to_svg(fig: Figure, name: str = "figure") -> str:
                     metadata={"Date": None})
     svg = buffer.getvalue()
     svg = svg[svg.index("<svg"):]  # drop the XML declaration and doctype
+    svg = re.sub(r"<metadata>.*?</metadata>\s*", "", svg, flags=re.DOTALL)
+    # In tags, a tenth of a point is precise enough; text between tags is kept.
+    svg = re.sub(r"<[^>]+>", lambda tag: DECIMALS.sub(r"\1", tag[0]), svg)
+    svg = re.sub(r"\n\s+", "\n", svg)        # indentation only costs bytes
     return svg.replace(INK, "currentColor")
 
 
