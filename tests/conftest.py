@@ -36,9 +36,9 @@ def broken_copy(where: Path) -> Path:
 
 def pytest_sessionstart(session):
     """Start the site builds now, so that they run while the code blocks run."""
-    site_tests = ROOT / "tests" / "test_site.py"
+    users = [ROOT / "tests" / "test_site.py", ROOT / "tests" / "test_browser.py"]
     wanted = [Path(arg.split("::")[0]).resolve() for arg in session.config.args]
-    if not any(site_tests == path or path in site_tests.parents for path in wanted):
+    if not any(user == path or path in user.parents for user in users for path in wanted):
         return
     out = session.config._tmp_path_factory.mktemp("builds")
     session.config.stash[BUILDS] = {
@@ -52,8 +52,16 @@ def builds(request):
     """Wait for the builds started with the session: {name: (returncode, log, site dir)}."""
     started = request.config.stash.get(BUILDS, None)
     if started is None:
-        pytest.fail("the site builds were not started: run tests/test_site.py with pytest")
+        pytest.fail("the site builds were not started: run the tests with pytest")
     return {
         name: (process.wait(timeout=600), (out / "build.log").read_text(), out / "site")
         for name, (process, out) in started.items()
     }
+
+
+@pytest.fixture(scope="session")
+def site(builds) -> Path:
+    """The real site, built with --strict and an empty notebook cache."""
+    returncode, log, site_dir = builds["site"]
+    assert returncode == 0, f"mkdocs build --strict failed:\n{log}"
+    return site_dir
