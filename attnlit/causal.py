@@ -3,14 +3,15 @@
 
 from attnlit.self_attention import check_input
 from attnlit.self_attention import check_sizes
+import numbers
 import torch
 from torch import nn
 
 
 def check_dropout(dropout: float) -> None:
     """Raise unless dropout is a probability in [0, 1)."""
-    if isinstance(dropout, bool) or not isinstance(dropout, (int, float)):
-        raise TypeError(f"dropout must be a float, got {dropout!r}")
+    if isinstance(dropout, bool) or not isinstance(dropout, numbers.Real):
+        raise TypeError(f"dropout must be a real number, got {dropout!r}")
     if not 0.0 <= dropout < 1.0:
         raise ValueError(f"dropout must be in [0, 1), got {dropout}")
 
@@ -20,8 +21,8 @@ def check_batch(
 ) -> None:
     """Raise unless x is (batch, num_tokens, d_in), within context_length."""
     check_input(x, d_in, dtype, batched=True)
-    if x.shape[1] > context_length:
-        num_tokens = x.shape[1]
+    num_tokens = x.shape[1]
+    if num_tokens > context_length:
         raise ValueError(
             f"x has {num_tokens} tokens, "
             f"more than context_length={context_length}"
@@ -48,8 +49,8 @@ class CausalAttention(nn.Module):
         self.W_value = nn.Linear(d_in, d_out, bias=qkv_bias)
         self.dropout = nn.Dropout(dropout)
         # True above the diagonal: the future, which no query may see.
-        future = torch.ones(context_length, context_length, dtype=torch.bool)
-        self.register_buffer("mask", torch.triu(future, diagonal=1))
+        ones = torch.ones(context_length, context_length, dtype=torch.bool)
+        self.register_buffer("mask", torch.triu(ones, diagonal=1))
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         weight = self.W_query.weight
@@ -64,4 +65,4 @@ class CausalAttention(nn.Module):
         scale = keys.shape[-1] ** 0.5
         attn_weights = torch.softmax(attn_scores / scale, dim=-1)  # (b, n, n)
         attn_weights = self.dropout(attn_weights)
-        return attn_weights @ values               # (b, n, n) @ (b, n, d_out)
+        return attn_weights @ values               # (b, n, d_out)

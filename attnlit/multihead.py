@@ -55,14 +55,15 @@ class MultiHeadAttention(nn.Module):
             )
         self.context_length = context_length
         self.num_heads = num_heads
+        self.d_out = d_out
         self.head_dim = d_out // num_heads
         self.W_query = nn.Linear(d_in, d_out, bias=qkv_bias)
         self.W_key = nn.Linear(d_in, d_out, bias=qkv_bias)
         self.W_value = nn.Linear(d_in, d_out, bias=qkv_bias)
         self.out_proj = nn.Linear(d_out, d_out)  # combines the heads' outputs
         self.dropout = nn.Dropout(dropout)
-        future = torch.ones(context_length, context_length, dtype=torch.bool)
-        self.register_buffer("mask", torch.triu(future, diagonal=1))
+        ones = torch.ones(context_length, context_length, dtype=torch.bool)
+        self.register_buffer("mask", torch.triu(ones, diagonal=1))
 
     def split_heads(self, t: torch.Tensor) -> torch.Tensor:
         """(b, n, d_out) -> (b, num_heads, n, head_dim)."""
@@ -83,5 +84,5 @@ class MultiHeadAttention(nn.Module):
         attn_weights = torch.softmax(attn_scores / self.head_dim**0.5, dim=-1)
         attn_weights = self.dropout(attn_weights)     # (b, h, n, n)
         context = (attn_weights @ values).transpose(1, 2)  # (b, n, h, hd)
-        context = context.contiguous().view(b, num_tokens, -1)  # (b, n, d_out)
+        context = context.contiguous().view(b, num_tokens, self.d_out)
         return self.out_proj(context)

@@ -109,7 +109,7 @@ def test_bad_input_is_a_value_error_that_says_what_was_expected(cls, shape, mess
 @pytest.mark.parametrize("dropout, error, message", [
     (1.0, ValueError, "dropout must be in [0, 1), got 1.0"),
     (-0.1, ValueError, "dropout must be in [0, 1), got -0.1"),
-    ("0.1", TypeError, "dropout must be a float, got '0.1'"),
+    ("0.1", TypeError, "dropout must be a real number, got '0.1'"),
 ])
 def test_bad_dropout_is_refused(cls, dropout, error, message):
     with pytest.raises(error) as raised:
@@ -127,3 +127,10 @@ def test_bad_sizes_are_refused_at_construction(kwargs, message):
     with pytest.raises(ValueError) as error:
         MultiHeadAttention(**arguments)
     assert str(error.value) == message
+
+
+def test_numpy_floats_are_dropout_rates_too():
+    import numpy as np
+
+    module = CausalAttention(3, 2, 6, np.float32(0.1))
+    assert module.dropout.p == pytest.approx(0.1)
