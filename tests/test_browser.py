@@ -119,11 +119,11 @@ def weights(browser, server):
 
 
 def visible_prose(page) -> str:
-    """The article's visible text without code, figures and formulas."""
+    """The page's visible text (navigation and contents included) without code and formulas."""
     return page.evaluate("""() => {
-        const article = document.querySelector("article").cloneNode(true);
-        article.querySelectorAll("pre, code, svg, math, script").forEach(e => e.remove());
-        return article.innerText;
+        const body = document.body.cloneNode(true);
+        body.querySelectorAll("pre, code, svg, math, script").forEach(e => e.remove());
+        return body.innerText;
     }""")
 
 
