@@ -3,8 +3,11 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 export NO_MKDOCS_2_WARNING := 1
+# Executed labs are cached by their own text only: key the cache on attnlit's code too, so that
+# a changed package never serves stale lab outputs.
+export MKDOCS_JUPYTER_CACHE := .cache/mkdocs-jupyter/$(shell cat attnlit/*.py | sha1sum | cut -c1-12)
 
-.PHONY: serve test tangle build clean
+.PHONY: serve test tangle build bench clean
 
 serve: $(STAMP)  ## serve the site at http://127.0.0.1:8000, rebuilding on change
 	$(BIN)/mkdocs serve --dev-addr 127.0.0.1:8000
@@ -17,6 +20,9 @@ tangle: $(STAMP)  ## regenerate attnlit/ from the chapters in docs/
 
 build: $(STAMP)  ## build the site into site/
 	$(BIN)/mkdocs build --strict
+
+bench: $(STAMP)  ## what the executed labs cost the site build (cold and warm)
+	$(BIN)/python tools/bench_build.py --repeat 2
 
 clean:
 	rm -rf site .cache .pytest_cache

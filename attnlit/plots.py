@@ -13,22 +13,33 @@ import torch
 # Everything drawn in this colour follows the page's text colour once inlined.
 INK = "#000000"
 DECIMALS = re.compile(r"(\d\.\d)\d+")
+FONT = "'DejaVu Sans', sans-serif"
+# Bytes that change nothing on screen, removed in this order.
+SVG_TRIMS = [
+    (r"(?s)<metadata>.*?</metadata>\s*", ""),     # matplotlib's RDF metadata
+    (r"\n\s+", "\n"),                              # indentation
+    (r' transform="rotate\(-0 [^"]*\)"', ""),      # rotations by zero
+    (f"; font-family: {FONT}", ""),               # the font on every label...
+    ("</style>", f"text{{font-family:{FONT}}}</style>"),  # ...set once instead
+]
 
 
 def to_svg(fig: Figure, name: str = "figure") -> str:
     """The figure as inline <svg>; its ink follows the page's text colour."""
     buffer = io.StringIO()
-    # Text stays <text>: small, in the page's font. `name` keeps element ids
-    # unique when several figures share a page.
-    with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": name}):
+    # Text stays <text>, in one named font rather than a list of ten fallbacks.
+    # `name` keeps element ids unique when several figures share a page.
+    style = {"svg.fonttype": "none", "svg.hashsalt": name,
+             "font.sans-serif": ["DejaVu Sans"]}
+    with matplotlib.rc_context(style):
         fig.savefig(buffer, format="svg", transparent=True,
                     metadata={"Date": None})
     svg = buffer.getvalue()
     svg = svg[svg.index("<svg"):]  # drop the XML declaration and doctype
-    svg = re.sub(r"<metadata>.*?</metadata>\s*", "", svg, flags=re.DOTALL)
     # In tags, a tenth of a point is precise enough; text between tags is kept.
     svg = re.sub(r"<[^>]+>", lambda tag: DECIMALS.sub(r"\1", tag[0]), svg)
-    svg = re.sub(r"\n\s+", "\n", svg)        # indentation only costs bytes
+    for pattern, replacement in SVG_TRIMS:
+        svg = re.sub(pattern, replacement, svg)
     return svg.replace(INK, "currentColor")
 
 
@@ -62,19 +73,21 @@ def heatmap(
     weights: torch.Tensor,
     labels: Sequence[str],
     title: str | None = None,
+    vmax: float = 1.0,
 ) -> None:
-    """Draw (n, n) weights in [0, 1]: queries as rows, keys as columns."""
+    """Draw (n, n) values in [0, vmax]: queries as rows, keys as columns."""
     weights = torch.as_tensor(weights).detach().float().cpu()
     n = len(labels)
     if weights.shape != (n, n):
         shape = tuple(weights.shape)
-        raise ValueError(f"weights must be ({n}, {n}) got {shape}")
-    ax.imshow(weights.numpy(), cmap="Blues", vmin=0.0, vmax=1.0)
+        raise ValueError(f"weights must have shape ({n}, {n}), got {shape}")
+    ax.imshow(weights.numpy(), cmap="Blues", vmin=0.0, vmax=vmax)
     for row in range(n):
         for col in range(n):
             value = weights[row, col].item()
+            dark = value > 0.55 * vmax  # white text on the darker cells
             ax.text(col, row, f"{value:.2f}", ha="center", va="center",
-                    fontsize=7, color="white" if value > 0.55 else "#222222")
+                    fontsize=7, color="white" if dark else "#222222")
     ax.set_xticks(range(n), labels, rotation=45, ha="right")
     ax.set_yticks(range(n), labels)
     ax.set(xlabel="key", ylabel="query", title=title)

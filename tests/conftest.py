@@ -36,7 +36,7 @@ def broken_copy(where: Path) -> Path:
 
 def pytest_sessionstart(session):
     """Start the site builds now, so that they run while the code blocks run."""
-    users = [ROOT / "tests" / "test_site.py", ROOT / "tests" / "test_browser.py"]
+    users = [ROOT / "tests" / name for name in ("test_site.py", "test_browser.py", "test_notebooks.py")]
     wanted = [Path(arg.split("::")[0]).resolve() for arg in session.config.args]
     if not any(user == path or path in user.parents for user in users for path in wanted):
         return

@@ -19,7 +19,8 @@ ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = Path(os.environ.get("ATTNLIT_CHROMIUM", "/usr/bin/chromium"))
 SHOTS = ROOT / "screenshots"  # kept by CI as an artifact, ignored by git
 BUDGET = {"markdown": 500_000, "notebook": 600_000}  # bytes on a first visit, uncompressed
-PAGES = sorted(path.relative_to(ROOT / "docs").as_posix() for path in (ROOT / "docs").rglob("*.md"))
+PAGES = sorted(path.relative_to(ROOT / "docs").as_posix()
+               for pattern in ("*.md", "labs/*.py") for path in (ROOT / "docs").glob(pattern))
 ANNOTATION = re.compile(r"# \(\d+\)!$", re.MULTILINE)  # Material copies the code without it
 
 try:
@@ -36,8 +37,8 @@ if missing:
 
 
 def url_path(page: str) -> str:
-    """The URL path MkDocs gives docs/<page>."""
-    stem = page.removesuffix(".md")
+    """The URL path MkDocs gives docs/<page> (a lab's .py becomes a notebook page)."""
+    stem = page.removesuffix(".md").removesuffix(".py")
     return "" if stem == "index" else f"{stem.removesuffix('/index')}/"
 
 
@@ -144,10 +145,11 @@ def test_page_renders_offline_within_budget(browser, server, weights, page_name)
         broken = page.eval_on_selector_all("img", "imgs => imgs.filter(i => !(i.naturalWidth > 0)).map(i => i.src)")
         assert broken == []
         SHOTS.mkdir(exist_ok=True)
-        shot = SHOTS / f"{page_name.removesuffix('.md')}.jpeg"  # JPEG: half the time of PNG
-        page.screenshot(path=shot, full_page=True, type="jpeg", quality=80)
+        shot = SHOTS / f"{url_path(page_name).strip('/').replace('/', '-') or 'index'}.jpeg"
+        page.screenshot(path=shot, full_page=True, type="jpeg", quality=80)  # PNG: 2x slower
         weights[page_name] = visit.bytes
-        assert visit.bytes < BUDGET["markdown"], f"{visit.bytes} bytes on a first visit"
+        budget = BUDGET["notebook" if page_name.endswith(".py") else "markdown"]
+        assert visit.bytes < budget, f"{visit.bytes} bytes on a first visit, over {budget}"
     finally:
         visit.close()
 

@@ -9,7 +9,7 @@ from mkdocs.exceptions import PluginError
 import mkdocs_hooks
 from mkdocs_hooks import OUTPUT
 
-PAGE = SimpleNamespace(file=SimpleNamespace(src_uri="chapter.md"))
+PAGE = SimpleNamespace(file=SimpleNamespace(src_uri="chapter.md"), meta={})
 
 
 def test_markers_become_titles():
@@ -80,3 +80,20 @@ def test_a_figure_that_fails_to_draw_fails_the_build(extra, message):
 def test_figure_markers_in_code_examples_are_left_alone():
     example = "````markdown\n" + FIGURE_PAGE.format(extra="") + "````\n"
     assert mkdocs_hooks.on_page_markdown(example, PAGE) == example
+
+
+def test_notebook_pages_lose_jupyterlab_weight_and_keep_their_math():
+    content = (
+        "<style>.jp{}</style><script src=''></script>"
+        '<div class="jp-RenderedMarkdown"><p>Scores $\\omega$ grow.</p><p>$$\nA = B\n$$</p></div>'
+        '<div class="highlight-ipynb hl-python"><pre><span class="n">x</span> = 1</pre></div>'
+        "<pre>cost: $5 and $6</pre>"
+    )
+    page = SimpleNamespace(file=SimpleNamespace(src_uri="labs/lab.py"), meta={})
+    html = mkdocs_hooks.on_page_content(content, page)
+    assert "<style" not in html and "<script" not in html
+    assert '<math display="inline"><mrow><mi>ω</mi></mrow></math>' in html
+    assert '<math display="block">' in html
+    assert '<div class="highlight" data-search-exclude><pre><code>x = 1</code></pre></div>' in html
+    assert "<pre>cost: $5 and $6</pre>" in html  # outputs keep their dollars
+    assert page.meta["notebook"] == "lab.ipynb"

@@ -7,11 +7,14 @@ import sys
 import textwrap
 from pathlib import Path
 
+import nbformat
 from latex2mathml.converter import convert
 from mkdocs.exceptions import PluginError
 
 sys.path.insert(0, str(Path(__file__).parent))
-from tangle import MARKER, TangleError, fences  # noqa: E402  (one reading of markers and fences, shared with the tangler)
+# One reading of markers and fences, shared with the tangler and the notebook converter.
+from notebooks import chapter_notebook, lab_notebook  # noqa: E402
+from tangle import MARKER, TangleError, fences  # noqa: E402
 
 log = logging.getLogger("mkdocs.hooks.attnlit")
 OUTPUT = "<!--pytest-codeblocks:expected-output-->"
@@ -26,6 +29,17 @@ CODE_BLOCK = re.compile(r'<div class="(?:language-\w+ )?highlight"')
 # code colour: unwrapped, code blocks are a third smaller and look the same.
 PLAIN_TOKEN = re.compile(r'<span class="[nw]">([^<]*)</span>')
 SVG_SLOT = re.compile(r'<div class="attnlit-svg" data-figure="([^"]+)"></div>')
+# What nbconvert adds to a notebook page that Material already provides, or that needs a CDN.
+NOTEBOOK_NOISE = re.compile(
+    r"<style.*?</style>|<script.*?</script>|<!--.*?-->"
+    r'|<div class="zeroclipboard-container">.*?</clipboard-copy>\s*</div>'
+    r'|<div class="clipboard-copy-txt".*?</div>',
+    re.DOTALL,
+)
+NOTEBOOK_CODE = re.compile(r'<div class="highlight-ipynb hl-python"><pre>(.*?)</pre></div>', re.DOTALL)
+OUTPUT_AREA = '<div class="jp-OutputArea jp-Cell-outputArea">'  # printed text and figures
+DISPLAY_TEX = re.compile(r"\$\$(.+?)\$\$", re.DOTALL)
+INLINE_TEX = re.compile(r"\$([^$\n]+?)\$")
 svgs: dict[str, str] = {}  # slot key -> drawn SVG, from on_page_markdown to on_page_content
 
 
@@ -99,6 +113,25 @@ def compact(mathml: str) -> str:
     return ENTITY.sub(lambda m: m[0] if int(m[1], 16) in MARKUP else chr(int(m[1], 16)), mathml)
 
 
+def notebook_page(content: str) -> str:
+    """A notebook page as mkdocs-jupyter renders it, made to look and weigh like a chapter.
+
+    nbconvert inlines JupyterLab's whole stylesheet (about 570 KB), MathJax and mermaid
+    loaders and a clipboard script; Material already provides what the page needs. Code
+    cells become Material code blocks (styled, with copy buttons), outputs stay out of the
+    search index like the chapters' code, and TeX in markdown cells is wrapped like
+    arithmatex's output, so that it becomes MathML below.
+    """
+    content = NOTEBOOK_NOISE.sub("", content)
+    content = content.replace(OUTPUT_AREA, OUTPUT_AREA[:-1] + " data-search-exclude>")
+    content = NOTEBOOK_CODE.sub(r'<div class="highlight"><pre><code>\1</code></pre></div>', content)
+    parts = re.split(r"(<pre>.*?</pre>)", content, flags=re.DOTALL)  # outputs keep their $
+    for i in range(0, len(parts), 2):
+        parts[i] = DISPLAY_TEX.sub(r'<div class="arithmatex">\\[\1\\]</div>', parts[i])
+        parts[i] = INLINE_TEX.sub(r'<span class="arithmatex">\\(\1\\)</span>', parts[i])
+    return "".join(parts)
+
+
 def on_page_content(content: str, page, **kwargs) -> str:
     """Put drawn figures in their slots; replace each TeX formula by MathML."""
 
@@ -109,9 +142,28 @@ def on_page_content(content: str, page, **kwargs) -> str:
             log.warning("%s: unknown TeX macro %s in $%s$", page.file.src_uri, macro, tex)
         return compact(mathml)
 
+    if not page.file.src_uri.endswith(".md"):
+        content = notebook_page(content)
+    if page.file.src_uri != "index.md":  # overrides/main.html shows a download button
+        page.meta["notebook"] = Path(page.file.src_uri).stem + ".ipynb"
     content = SVG_SLOT.sub(lambda match: svgs.pop(match[1]), content)
     # Every page loads the whole search index, so code blocks stay out of it: the prose
     # names every function it uses (in inline code, which is indexed).
     content = CODE_BLOCK.sub(r"\g<0> data-search-exclude", content)
     content = PLAIN_TOKEN.sub(r"\1", content)
     return MATH.sub(to_mathml, content)
+
+
+def on_post_page(output: str, page, config, **kwargs) -> str:
+    """Write the page's notebook next to it: a chapter converted, or a lab's script."""
+    name = page.meta.get("notebook")
+    if name:
+        source = Path(page.file.abs_src_path)
+        if source.suffix == ".py":
+            notebook = lab_notebook(source)
+        else:
+            notebook = chapter_notebook(source.read_text(encoding="utf-8"), page.file.src_uri)
+        target = Path(config.site_dir) / Path(page.file.dest_uri).parent / name
+        target.parent.mkdir(parents=True, exist_ok=True)  # the page itself is written later
+        target.write_text(nbformat.writes(notebook), encoding="utf-8")
+    return output

@@ -1,0 +1,68 @@
+# %% [markdown]
+# # Lab: why scale
+#
+# Chapter 4 argued that scores must be divided by $\sqrt{c}$: the dot product of two vectors
+# with $c$ independent unit-variance entries has variance $c$, and softmax of large scores
+# turns into an arg-max that passes back almost no gradient. Here you can run the experiment
+# with your own widths, number of keys and number of draws.
+
+# %%
+import torch
+from IPython.display import SVG, display
+from matplotlib.figure import Figure
+
+from attnlit.plots import to_svg
+from attnlit.scaling import saturation
+
+widths = [2**k for k in range(2, 13)]   # c = 4 ... 4096
+num_keys = 16
+trials = 200
+seed = 123
+
+# %% [markdown]
+# ## Saturation and gradients
+#
+# For each width: the mean largest weight, and the median norm of the gradient at softmax's
+# input, with and without scaling.
+
+# %%
+torch.manual_seed(seed)
+runs = {scaled: [saturation(c, scaled, num_keys, trials) for c in widths]
+        for scaled in (True, False)}
+print("    c  largest weight (scaled, unscaled)  gradient (scaled, unscaled)")
+for c, (w_s, g_s), (w_u, g_u) in zip(widths, runs[True], runs[False]):
+    print(f"{c:5d}  {w_s:14.2f} {w_u:9.2f}  {g_s:19.2e} {g_u:10.2e}")
+
+# %%
+fig = Figure(figsize=(8, 3.2), layout="constrained")
+weight_ax, grad_ax = fig.subplots(1, 2)
+for scaled, color in ((True, "C0"), (False, "C1")):
+    largest, grads = zip(*runs[scaled])
+    label = "scaled by √c" if scaled else "unscaled"
+    weight_ax.plot(widths, largest, "o-", color=color, label=label)
+    grad_ax.plot(widths, grads, "o-", color=color, label=label)
+weight_ax.set(xscale="log", xlabel="width c", ylabel="largest weight", ylim=(0, 1.05))
+grad_ax.set(xscale="log", yscale="log", xlabel="width c", ylabel="gradient norm")
+weight_ax.legend(frameon=False)
+display(SVG(to_svg(fig, name="saturation")))
+
+# %% [markdown]
+# ## One query, seen up close
+#
+# The weights of one query over its keys at a small and a large width. Unscaled, the large
+# width gives nearly all the weight to a single key.
+
+# %%
+torch.manual_seed(seed)
+fig = Figure(figsize=(8, 2.8), layout="constrained")
+for ax, c in zip(fig.subplots(1, 2, sharey=True), (4, 4096)):
+    query, keys = torch.randn(c), torch.randn(num_keys, c)
+    scores = keys @ query                               # (num_keys,)
+    for offset, (scale, color) in enumerate(((c**0.5, "C0"), (1.0, "C1"))):
+        weights = torch.softmax(scores / scale, dim=0)
+        ax.bar(torch.arange(num_keys) + 0.4 * offset, weights.tolist(), width=0.4,
+               color=color, label="scaled" if scale != 1.0 else "unscaled")
+    ax.set(title=f"c = {c}", xlabel="key", ylim=(0, 1.05))
+fig.axes[0].set_ylabel("weight")
+fig.axes[0].legend(frameon=False)
+display(SVG(to_svg(fig, name="one-query")))

@@ -1,0 +1,78 @@
+"""Turn a chapter (Markdown) or a lab (a jupytext percent script) into a Jupyter notebook.
+
+Code blocks become code cells, their asserted outputs become the cells' outputs, and the
+prose becomes markdown cells. Markers, invisible on the page, are dropped; Material's
+admonition and tab headers become bold lines, and their indented content is dedented.
+"""
+
+import re
+from pathlib import Path
+
+import jupytext
+import nbformat
+from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
+
+from tangle import FENCE, MARKER, fences
+
+OUTPUT = "<!--pytest-codeblocks:expected-output-->"
+FIGURE = re.compile(r"^<!--\s*figure:\s*(?P<caption>.+?)\s*-->\s*$")
+COMMENT = re.compile(r"^\s*<!--.*-->\s*$")
+BOX = re.compile(r'^(?P<indent>\s*)(?:!!!|\?\?\?\+?|===)\s*(?:[\w-]+\s*)?"(?P<title>.*)"\s*$')
+KERNEL = {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
+          "language_info": {"name": "python"}}
+
+
+def dedent(line: str) -> str:
+    """Drop the 4-space indents of admonitions and tabs, which Jupyter would read as code."""
+    return re.sub(r"^(    )+", "", line)
+
+
+def chapter_notebook(markdown: str, name: str) -> nbformat.NotebookNode:
+    """The chapter as a notebook whose code cells run top to bottom."""
+    lines = markdown.splitlines()
+    spans = fences(lines, name)
+    cells, text, figure = [], [], False
+
+    def flush() -> None:
+        body = "\n".join(text).strip("\n")
+        if body.strip():
+            cells.append(new_markdown_cell(body))
+        text.clear()
+
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if i in spans:
+            opening, end = FENCE.match(line), spans[i]
+            code = "\n".join(row[len(opening["indent"]):] for row in lines[i + 1:end])
+            previous = next((row.strip() for row in reversed(lines[:i]) if row.strip()), "")
+            if opening["fence"] == "```" and opening["info"] == "python":
+                flush()
+                cells.append(new_code_cell(code + ("\nfig" if figure else "")))
+                figure = False
+            elif previous == OUTPUT and cells and cells[-1].cell_type == "code":
+                cells[-1].outputs = [new_output("stream", name="stdout", text=code + "\n")]
+            else:
+                text.extend(dedent(row) for row in lines[i:end + 1])
+            i = end + 1
+            continue
+        marker, caption, box = MARKER.match(line), FIGURE.match(line), BOX.match(line)
+        if marker:
+            text.append(f"*The next cell is the source of `{marker['module']}`.*")
+        elif caption:
+            text.append(f"*Figure: {caption['caption']}*")
+            figure = True
+        elif box:
+            text.append(f"**{box['title']}**")
+        elif not COMMENT.match(line):
+            text.append(dedent(line))
+        i += 1
+    flush()
+    return new_notebook(cells=cells, metadata=KERNEL)
+
+
+def lab_notebook(path: Path) -> nbformat.NotebookNode:
+    """A lab's percent script as a notebook."""
+    notebook = jupytext.read(path)
+    notebook.metadata = KERNEL
+    return notebook
