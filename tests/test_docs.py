@@ -2,6 +2,8 @@
 
 from pathlib import Path
 
+import jupytext
+
 import tangle
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -19,4 +21,14 @@ def test_code_lines_fit_the_page():
                 for i, line in enumerate(lines[start + 1:end], start=start + 1)
                 if len(line) - indent > WIDTH
             ]
+    assert not too_wide, "\n".join(too_wide)
+
+
+def test_lab_code_fits_the_page():
+    too_wide = [
+        f"{path.relative_to(ROOT)}: {line!r}"
+        for path in sorted((ROOT / "docs" / "labs").glob("*.py"))
+        for cell in jupytext.read(path).cells if cell.cell_type == "code"
+        for line in cell.source.splitlines() if len(line) > WIDTH
+    ]
     assert not too_wide, "\n".join(too_wide)

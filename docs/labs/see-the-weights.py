@@ -75,14 +75,17 @@ with torch.no_grad():
 # %%
 torch.manual_seed(seed)
 ca = CausalAttention(d_in=3, d_out=2, context_length=n, dropout=0.2)
-caught = []
-ca.dropout.register_forward_hook(lambda m, args, out: caught.append(out.detach()[0]))
+caught = []  # the (n, n) weights of each call, from a hook on the dropout layer
+ca.dropout.register_forward_hook(
+    lambda module, args, out: caught.append(out.detach()[0])
+)
 ca.eval()
 ca(inputs[None])
 ca.train()
 torch.manual_seed(seed)
 ca(inputs[None])
-show({"causal": caught[0], "causal, dropout p = 0.2": caught[1]}, "causal-dropout")
+show({"causal": caught[0], "causal, dropout p = 0.2": caught[1]},
+     "causal-dropout")
 
 # %% [markdown]
 # ## Two heads (chapter 7)
@@ -91,8 +94,12 @@ show({"causal": caught[0], "causal, dropout p = 0.2": caught[1]}, "causal-dropou
 
 # %%
 torch.manual_seed(seed)
-mha = MultiHeadAttention(d_in=3, d_out=4, context_length=n, dropout=0.0, num_heads=2)
-caught = []
-mha.dropout.register_forward_hook(lambda m, args, out: caught.append(out.detach()[0]))
+mha = MultiHeadAttention(
+    d_in=3, d_out=4, context_length=n, dropout=0.0, num_heads=2
+)
+caught = []  # (h, n, n) weights
+mha.dropout.register_forward_hook(
+    lambda module, args, out: caught.append(out.detach()[0])
+)
 mha(inputs[None])
 show({f"head {h + 1}": caught[0][h] for h in range(2)}, "heads")

@@ -41,8 +41,10 @@ for scaled, color in ((True, "C0"), (False, "C1")):
     label = "scaled by √c" if scaled else "unscaled"
     weight_ax.plot(widths, largest, "o-", color=color, label=label)
     grad_ax.plot(widths, grads, "o-", color=color, label=label)
-weight_ax.set(xscale="log", xlabel="width c", ylabel="largest weight", ylim=(0, 1.05))
-grad_ax.set(xscale="log", yscale="log", xlabel="width c", ylabel="gradient norm")
+weight_ax.set(xscale="log", xlabel="width c", ylabel="largest weight",
+              ylim=(0, 1.05))
+grad_ax.set(xscale="log", yscale="log", xlabel="width c",
+            ylabel="gradient norm")
 weight_ax.legend(frameon=False)
 display(SVG(to_svg(fig, name="saturation")))
 
@@ -60,8 +62,9 @@ for ax, c in zip(fig.subplots(1, 2, sharey=True), (4, 4096)):
     scores = keys @ query                               # (num_keys,)
     for offset, (scale, color) in enumerate(((c**0.5, "C0"), (1.0, "C1"))):
         weights = torch.softmax(scores / scale, dim=0)
-        ax.bar(torch.arange(num_keys) + 0.4 * offset, weights.tolist(), width=0.4,
-               color=color, label="scaled" if scale != 1.0 else "unscaled")
+        label = "scaled" if scale != 1.0 else "unscaled"
+        ax.bar(torch.arange(num_keys) + 0.4 * offset, weights.tolist(),
+               width=0.4, color=color, label=label)
     ax.set(title=f"c = {c}", xlabel="key", ylim=(0, 1.05))
 fig.axes[0].set_ylabel("weight")
 fig.axes[0].legend(frameon=False)
