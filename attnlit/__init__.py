@@ -4,11 +4,13 @@ Every other module in this package is generated from docs/ by `make tangle`; edi
 """
 
 from attnlit.causal import CausalAttention
+from attnlit.fused import FusedMultiHeadAttention
 from attnlit.multihead import MultiHeadAttention, MultiHeadAttentionWrapper
 from attnlit.self_attention import SelfAttentionV1, SelfAttentionV2
 
 __all__ = [
     "CausalAttention",
+    "FusedMultiHeadAttention",
     "MultiHeadAttention",
     "MultiHeadAttentionWrapper",
     "SelfAttentionV1",
