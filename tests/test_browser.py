@@ -19,8 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = Path(os.environ.get("ATTNLIT_CHROMIUM", "/usr/bin/chromium"))
 SHOTS = ROOT / "screenshots"  # kept by CI as an artifact, ignored by git
 BUDGET = {"markdown": 500_000, "notebook": 600_000}  # bytes on a first visit, uncompressed
-PAGES = sorted(path.relative_to(ROOT / "docs").as_posix()
-               for pattern in ("*.md", "labs/*.py") for path in (ROOT / "docs").glob(pattern))
+PAGES = [page.removeprefix("docs/") for page in tangle.nav_pages(ROOT)]
 ANNOTATION = re.compile(r"# \(\d+\)!$", re.MULTILINE)  # Material copies the code without it
 
 try:

@@ -32,3 +32,16 @@ def test_lab_code_fits_the_page():
         for line in cell.source.splitlines() if len(line) > WIDTH
     ]
     assert not too_wide, "\n".join(too_wide)
+
+
+def test_headings_hold_no_tex():
+    """Headings feed the table of contents, which MkDocs renders without the MathML hook."""
+    with_tex = []
+    for path in sorted((ROOT / "docs").rglob("*.md")):
+        lines = path.read_text(encoding="utf-8").splitlines()
+        inside = {i for start, end in tangle.fences(lines, path.name).items()
+                  for i in range(start, end + 1)}
+        with_tex += [f"{path.relative_to(ROOT)}:{i + 1}: {line}"
+                     for i, line in enumerate(lines)
+                     if i not in inside and line.startswith("#") and "$" in line]
+    assert not with_tex, "\n".join(with_tex)

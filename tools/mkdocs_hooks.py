@@ -24,10 +24,13 @@ MATH = re.compile(r'<(span|div) class="arithmatex">\\[(\[](.*?)\\[)\]]</\1>', re
 UNKNOWN_MACRO = re.compile(r"<m[io]>(\\[A-Za-z]+)</m[io]>")
 ENTITY = re.compile(r"&#x([0-9A-Fa-f]+);")
 MARKUP = {ord("<"), ord(">"), ord("&")}  # stay escaped
+SOLUTION = '<details class="success">'  # exercise solutions: the exercise itself is indexed
 CODE_BLOCK = re.compile(r'<div class="(?:language-\w+ )?highlight"')
-# Pygments wraps each name and each run of spaces in a span that Material draws in the plain
-# code colour: unwrapped, code blocks are a third smaller and look the same.
-PLAIN_TOKEN = re.compile(r'<span class="[nw]">([^<]*)</span>')
+# Pygments wraps each name, space, operator and punctuation mark in a span. Names and spaces
+# Material draws in the plain code colour anyway; operators and punctuation only a shade
+# lighter, and here in the plain colour too (extra.css). Unwrapped, code blocks are about
+# half their size: every page loads under the browser tests' budget.
+PLAIN_TOKEN = re.compile(r'<span class="[nwop]">([^<]*)</span>')
 SVG_SLOT = re.compile(r'<div class="attnlit-svg" data-figure="([^"]+)"></div>')
 # What nbconvert adds to a notebook page that Material already provides, or that needs a CDN.
 NOTEBOOK_NOISE = re.compile(
@@ -147,9 +150,10 @@ def on_page_content(content: str, page, **kwargs) -> str:
     if page.file.src_uri != "index.md":  # overrides/main.html shows a download button
         page.meta["notebook"] = Path(page.file.src_uri).stem + ".ipynb"
     content = SVG_SLOT.sub(lambda match: svgs.pop(match[1]), content)
-    # Every page loads the whole search index, so code blocks stay out of it: the prose
-    # names every function it uses (in inline code, which is indexed).
+    # Every page loads the whole search index, so code blocks and exercise solutions stay
+    # out of it: the prose names every function it uses (in inline code, which is indexed).
     content = CODE_BLOCK.sub(r"\g<0> data-search-exclude", content)
+    content = content.replace(SOLUTION, SOLUTION[:-1] + " data-search-exclude>")
     content = PLAIN_TOKEN.sub(r"\1", content)
     return MATH.sub(to_mathml, content)
 

@@ -36,6 +36,7 @@ MODULES = (
     "attnlit/causal.py",
     "attnlit/multihead.py",
     "attnlit/fused.py",
+    "attnlit/bench/__init__.py",
     "attnlit/scaling.py",
     "attnlit/plots.py",
 )
@@ -145,7 +146,8 @@ def import_order(line: str) -> tuple:
 def join_blocks(module: str, blocks: list[Block]) -> str:
     """One module's text: gathered imports, sorted by module name, then each block's code."""
     # A block imports names from its own module to run alone; in the module they are defined.
-    own = "from " + module.removesuffix(".py").replace("/", ".") + " import "
+    package = module.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
+    own = f"from {package} import "
     imports, bodies = set(), []
     for block in blocks:
         lines = block.code.splitlines()
