@@ -6,7 +6,7 @@ import torch
 from torch import nn
 import torch.nn.functional as F
 from attnlit.causal import check_batch, check_dropout
-from attnlit.multihead import MultiHeadAttention
+from attnlit.multihead import MultiHeadAttention, check_heads
 from attnlit.self_attention import check_sizes
 
 
@@ -39,11 +39,7 @@ class FusedMultiHeadAttention(nn.Module):
         check_sizes(d_in=d_in, d_out=d_out, context_length=context_length,
                     num_heads=num_heads)
         check_dropout(dropout)
-        if d_out % num_heads != 0:
-            raise ValueError(
-                f"d_out must be divisible by num_heads, got d_out={d_out} "
-                f"and num_heads={num_heads}"
-            )
+        check_heads(d_out, num_heads)
         self.context_length = context_length
         self.num_heads = num_heads
         self.d_out = d_out

@@ -32,6 +32,15 @@ class MultiHeadAttentionWrapper(nn.Module):
         return torch.cat([head(x) for head in self.heads], dim=-1)
 
 
+def check_heads(d_out: int, num_heads: int) -> None:
+    """Raise unless d_out splits evenly into num_heads heads."""
+    if d_out % num_heads != 0:
+        raise ValueError(
+            f"d_out must be divisible by num_heads, got d_out={d_out} "
+            f"and num_heads={num_heads}"
+        )
+
+
 class MultiHeadAttention(nn.Module):
     """Causal attention in num_heads heads: (b, n, d_in) -> (b, n, d_out)."""
 
@@ -48,11 +57,7 @@ class MultiHeadAttention(nn.Module):
         check_sizes(d_in=d_in, d_out=d_out, context_length=context_length,
                     num_heads=num_heads)
         check_dropout(dropout)
-        if d_out % num_heads != 0:
-            raise ValueError(
-                f"d_out must be divisible by num_heads, got d_out={d_out} "
-                f"and num_heads={num_heads}"
-            )
+        check_heads(d_out, num_heads)
         self.context_length = context_length
         self.num_heads = num_heads
         self.d_out = d_out
