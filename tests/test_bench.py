@@ -7,7 +7,7 @@ from attnlit import bench
 
 def test_benchmark_writes_its_table_and_ratios(tmp_path, capsys):
     bench.main(["--sizes", "8", "16", "--batch", "2", "--width", "16", "--heads", "2",
-                "--repeats", "1", "--out", str(tmp_path)])
+                "--repeats", "1", "--out", str(tmp_path), "--device", "cpu"])
     with open(tmp_path / "cpu.csv") as table:
         rows = list(csv.DictReader(table))
     names = [*bench.LAYERS, *bench.PARTS]

@@ -22,7 +22,7 @@ LAYERS = ("wrapper", "textbook", "fused", "torch")
 PARTS = ("fused: qkv", "fused: kernel", "fused: out_proj")
 
 
-def build(width: int, heads: int, n: int) -> dict[str, nn.Module]:
+def build(width: int, heads: int, n: int, device: str) -> dict[str, nn.Module]:
     """The four layers; all but the wrapper share the textbook's weights."""
     torch.manual_seed(0)
     textbook = MultiHeadAttention(width, width, n, 0.0, heads)
@@ -35,15 +35,17 @@ def build(width: int, heads: int, n: int) -> dict[str, nn.Module]:
         torch_mha.out_proj.load_state_dict(textbook.out_proj.state_dict())
     wrapper = MultiHeadAttentionWrapper(width, width // heads, n, 0.0, heads)
     fused = FusedMultiHeadAttention.from_textbook(textbook)
-    return {"wrapper": wrapper, "textbook": textbook, "fused": fused,
-            "torch": torch_mha}
+    layers = {"wrapper": wrapper, "textbook": textbook, "fused": fused,
+              "torch": torch_mha}
+    return {name: layer.to(device) for name, layer in layers.items()}
 
 
 def runner(name: str, layer: nn.Module, x: torch.Tensor):
     """A function that runs the layer once, as its users call it."""
     if name != "torch":
         return lambda: layer(x)
-    future = torch.ones(x.shape[1], x.shape[1], dtype=torch.bool).triu(1)
+    n = x.shape[1]
+    future = torch.ones(n, n, dtype=torch.bool, device=x.device).triu(1)
     return lambda: layer(x, x, x, attn_mask=future, need_weights=False,
                          is_causal=True)[0]
 
@@ -54,7 +56,7 @@ def parts(fused: FusedMultiHeadAttention, x: torch.Tensor) -> dict:
     with torch.no_grad():
         qkv = fused.qkv(x).view(b, n, 3, fused.num_heads, -1)
         q, k, v = qkv.permute(2, 0, 3, 1, 4)               # 3 x (b, h, n, hd)
-        context = torch.randn(b, n, fused.d_out)
+        context = torch.randn(b, n, fused.d_out, device=x.device)
     return {
         "fused: qkv": lambda: fused.qkv(x),
         "fused: kernel": lambda: F.scaled_dot_product_attention(
@@ -63,18 +65,28 @@ def parts(fused: FusedMultiHeadAttention, x: torch.Tensor) -> dict:
     }
 
 
-def seconds(run, backward: bool) -> float:
+def seconds(run, backward: bool, device: str) -> float:
+    sync = torch.cuda.synchronize if device == "cuda" else lambda: None
+    sync()  # GPU calls return before the GPU is done: wait on both sides
     start = time.perf_counter()
     if backward:
         run().sum().backward()
     else:
         with torch.no_grad():
             run()
+    sync()
     return time.perf_counter() - start
 
 
-def peak_mib(run) -> float:
-    """Peak resident memory added by one forward+backward, in a forked child."""
+def peak_mib(run, device: str) -> float:
+    """Peak memory added by one forward+backward (CPU: in a forked child)."""
+    if device == "cuda":
+        torch.cuda.synchronize()
+        torch.cuda.reset_peak_memory_stats()
+        start = torch.cuda.memory_allocated()
+        run().sum().backward()
+        return (torch.cuda.max_memory_allocated() - start) / 2**20
+
     def child(queue):
         torch.set_num_threads(1)  # OpenMP threads do not survive a fork
         with open("/proc/self/statm") as statm:
@@ -92,18 +104,18 @@ def peak_mib(run) -> float:
     return result
 
 
-def measure(sizes, batch, width, heads, repeats, memory) -> list[dict]:
+def measure(sizes, batch, width, heads, repeats, memory, device) -> list[dict]:
     rows = []
     for n in sizes:
-        x = torch.randn(batch, n, width)
-        layers = build(width, heads, n)
+        x = torch.randn(batch, n, width, device=device)
+        layers = build(width, heads, n, device)
         runs = {name: runner(name, layer, x) for name, layer in layers.items()}
         runs.update(parts(layers["fused"], x))
         times = {(name, bwd): [] for name in runs for bwd in (False, True)}
         for _ in range(repeats + 1):                   # the first is warm-up
             for (name, bwd), record in times.items():
                 if not (bwd and name in PARTS):
-                    record.append(seconds(runs[name], bwd))
+                    record.append(seconds(runs[name], bwd, device))
         for name in runs:
             forward, both = times[name, False][1:], times[name, True][1:]
             rows.append({
@@ -111,7 +123,7 @@ def measure(sizes, batch, width, heads, repeats, memory) -> list[dict]:
                 "forward_ms": round(1000 * statistics.median(forward), 2),
                 "forward_backward_ms":
                     round(1000 * statistics.median(both), 2) if both else "",
-                "peak_mib": round(peak_mib(runs[name]))
+                "peak_mib": round(peak_mib(runs[name], device))
                 if memory and name in LAYERS else "",
             })
     return rows
@@ -137,11 +149,13 @@ def ratios(rows: list[dict]) -> list[str]:
 
 def write(rows: list[dict], out: Path, args: argparse.Namespace) -> None:
     out.mkdir(parents=True, exist_ok=True)
-    with open(out / "cpu.csv", "w", newline="") as table:
+    with open(out / f"{args.device}.csv", "w", newline="") as table:
         writer = csv.DictWriter(table, fieldnames=list(rows[0]))
         writer.writeheader()
         writer.writerows(rows)
     machine = f"{platform.machine()}, {os.cpu_count()} cores"
+    if args.device == "cuda":
+        machine += f", {torch.cuda.get_device_name()}"
     lines = [
         f"Measured on {datetime.date.today()} with torch {torch.__version__} "
         f"on {machine}; "
@@ -155,12 +169,12 @@ def write(rows: list[dict], out: Path, args: argparse.Namespace) -> None:
         "",
         *(f"- {line}" for line in ratios(rows)),
     ]
-    (out / "cpu.md").write_text("\n".join(lines) + "\n")
+    (out / f"{args.device}.md").write_text("\n".join(lines) + "\n")
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m attnlit.bench",
-                                     description="Time attention on the CPU.")
+                                     description="Time attention layers.")
     parser.add_argument("--sizes", type=int, nargs="+",
                         default=[128, 256, 512, 1024, 2048])
     parser.add_argument("--batch", type=int, default=8)
@@ -169,8 +183,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--no-memory", dest="memory", action="store_false")
     parser.add_argument("--out", type=Path, default=Path("docs/bench"))
+    parser.add_argument("--device", choices=["cpu", "cuda"],
+                        default="cuda" if torch.cuda.is_available() else "cpu")
     args = parser.parse_args(argv)
     rows = measure(args.sizes, args.batch, args.width, args.heads, args.repeats,
-                   args.memory)
+                   args.memory, args.device)
     write(rows, args.out, args)
     print("\n".join(ratios(rows)))
