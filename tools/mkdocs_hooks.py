@@ -1,4 +1,4 @@
-"""MkDocs hooks: title tangled blocks, draw figure blocks, and turn TeX into MathML at build time."""
+"""MkDocs hooks: block titles, figures, MathML, light notebook pages, a notebook per page."""
 
 import html
 import logging
@@ -14,11 +14,9 @@ from mkdocs.exceptions import PluginError
 sys.path.insert(0, str(Path(__file__).parent))
 # One reading of markers and fences, shared with the tangler and the notebook converter.
 from notebooks import chapter_notebook, lab_notebook  # noqa: E402
-from tangle import MARKER, TangleError, fences  # noqa: E402
+from tangle import FIGURE, MARKER, OUTPUT, TangleError, fences  # noqa: E402
 
 log = logging.getLogger("mkdocs.hooks.attnlit")
-OUTPUT = "<!--pytest-codeblocks:expected-output-->"
-FIGURE = re.compile(r"^<!--\s*figure:\s*(?P<caption>.+?)\s*-->\s*$")
 # pymdownx.arithmatex with `generic: true` wraps TeX as \(...\) in a span or \[...\] in a div.
 MATH = re.compile(r'<(span|div) class="arithmatex">\\[(\[](.*?)\\[)\]]</\1>', re.DOTALL)
 UNKNOWN_MACRO = re.compile(r"<m[io]>(\\[A-Za-z]+)</m[io]>")

@@ -12,10 +12,8 @@ import jupytext
 import nbformat
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
 
-from tangle import FENCE, MARKER, fences
+from tangle import FENCE, FIGURE, MARKER, OUTPUT, fences
 
-OUTPUT = "<!--pytest-codeblocks:expected-output-->"
-FIGURE = re.compile(r"^<!--\s*figure:\s*(?P<caption>.+?)\s*-->\s*$")
 COMMENT = re.compile(r"^\s*<!--.*-->\s*$")
 BOX = re.compile(r'^(?P<indent>\s*)(?:!!!|\?\?\?\+?|===)\s*(?:[\w-]+\s*)?"(?P<title>.*)"\s*$')
 KERNEL = {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},

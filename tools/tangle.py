@@ -42,6 +42,9 @@ MODULES = (
 )
 
 MARKER = re.compile(r"^(?P<indent>\s*)<!--\s*tangle:\s*(?P<module>\S*)\s*-->\s*$")
+# The other markers a chapter uses; the MkDocs hooks and the notebook converter read them.
+FIGURE = re.compile(r"^<!--\s*figure:\s*(?P<caption>.+?)\s*-->\s*$")
+OUTPUT = "<!--pytest-codeblocks:expected-output-->"
 FENCE = re.compile(r"^(?P<indent>\s*)(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
 IMPORT = re.compile(r"^(import|from)\s")
 
