@@ -53,7 +53,9 @@ class FusedMultiHeadAttention(nn.Module):
         d_out, d_in = mha.W_query.weight.shape
         fused = cls(d_in, d_out, mha.context_length, mha.dropout.p,
                     mha.num_heads, qkv_bias=mha.W_query.bias is not None)
-        fused = fused.to(mha.W_query.weight.dtype)
+        weight = mha.W_query.weight  # same device, dtype and mode as mha
+        fused = fused.to(device=weight.device, dtype=weight.dtype)
+        fused.train(mha.training)
         layers = (mha.W_query, mha.W_key, mha.W_value)
         with torch.no_grad():
             fused.qkv.weight.copy_(torch.cat([lay.weight for lay in layers]))

@@ -73,3 +73,12 @@ def test_bad_sizes_and_inputs_are_refused_like_the_textbook():
         FusedMultiHeadAttention(4, 6, 6, 0.0, 4)
     with pytest.raises(ValueError, match="x has 7 tokens, more than context_length=6"):
         FusedMultiHeadAttention(4, 8, 6, 0.0, 2)(torch.ones(1, 7, 4))
+
+
+def test_from_textbook_keeps_the_mode():
+    torch.manual_seed(0)
+    mha = MultiHeadAttention(4, 8, 6, 0.2, 2).eval()
+    fused = FusedMultiHeadAttention.from_textbook(mha)
+    assert not fused.training
+    x = torch.randn(2, 6, 4)
+    torch.testing.assert_close(fused(x), mha(x))
