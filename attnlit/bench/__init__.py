@@ -8,6 +8,7 @@ import multiprocessing
 import os
 from pathlib import Path
 import platform
+import random
 import resource
 import statistics
 import time
@@ -65,14 +66,18 @@ def parts(fused: FusedMultiHeadAttention, x: torch.Tensor) -> dict:
     }
 
 
-def seconds(run, backward: bool, device: str) -> float:
+def seconds(run, backward: bool, device: str, layer: nn.Module | None) -> float:
+    """One call: inference (eval, no autograd) or forward+backward (train)."""
+    if layer is not None:
+        layer.train(backward)  # eval: nn.MultiheadAttention's fast path
+        layer.zero_grad(set_to_none=True)  # every backward starts from nothing
     sync = torch.cuda.synchronize if device == "cuda" else lambda: None
     sync()  # GPU calls return before the GPU is done: wait on both sides
     start = time.perf_counter()
     if backward:
         run().sum().backward()
     else:
-        with torch.no_grad():
+        with torch.inference_mode():
             run()
     sync()
     return time.perf_counter() - start
@@ -105,19 +110,27 @@ def peak_mib(run, device: str) -> float:
 
 
 def measure(sizes, batch, width, heads, repeats, memory, device) -> list[dict]:
-    rows = []
+    rows, order = [], random.Random(0)
     for n in sizes:
-        x = torch.randn(batch, n, width, device=device)
+        # The input takes part in the gradient, as it does inside a model.
+        x = torch.randn(batch, n, width, device=device, requires_grad=True)
         layers = build(width, heads, n, device)
         runs = {name: runner(name, layer, x) for name, layer in layers.items()}
         runs.update(parts(layers["fused"], x))
-        times = {(name, bwd): [] for name in runs for bwd in (False, True)}
+        times = {(name, bwd): [] for name in runs for bwd in (False, True)
+                 if not (bwd and name in PARTS)}  # parts: forward only
         for _ in range(repeats + 1):                   # the first is warm-up
-            for (name, bwd), record in times.items():
-                if not (bwd and name in PARTS):
-                    record.append(seconds(runs[name], bwd, device))
+            calls = list(times)
+            order.shuffle(calls)                   # no layer always goes first
+            for name, bwd in calls:
+                x.grad = None
+                times[name, bwd].append(
+                    seconds(runs[name], bwd, device, layers.get(name)))
+        for layer in layers.values():
+            layer.train()                              # memory: a training step
         for name in runs:
-            forward, both = times[name, False][1:], times[name, True][1:]
+            forward = times[name, False][1:]
+            both = times.get((name, True), [None])[1:]
             rows.append({
                 "n": n, "layer": name,
                 "forward_ms": round(1000 * statistics.median(forward), 2),
