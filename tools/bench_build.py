@@ -20,6 +20,8 @@ from pathlib import Path
 
 import yaml
 
+from tangle import read_config  # tools/ is on sys.path: this script lives there
+
 ROOT = Path(__file__).resolve().parent.parent
 LABS = sorted((ROOT / "docs" / "labs").glob("*.py"))
 
@@ -33,12 +35,7 @@ def seconds(command: list[str], env: dict[str, str] | None = None) -> float:
 
 def without_notebooks(config: Path) -> None:
     """A config that inherits mkdocs.yml but drops the notebook plugin and the Labs section."""
-
-    class Loader(yaml.SafeLoader):  # keep !ENV and friends opaque
-        pass
-
-    Loader.add_multi_constructor("", lambda loader, suffix, node: None)
-    parent = yaml.load((ROOT / "mkdocs.yml").read_text(), Loader=Loader)
+    parent = read_config(ROOT)
     names = [plugin if isinstance(plugin, str) else next(iter(plugin)) for plugin in parent["plugins"]]
     plugins = [p for p, name in zip(parent["plugins"], names) if name != "mkdocs-jupyter"]
     nav = [item for item in parent["nav"] if "Labs" not in item]

@@ -113,15 +113,19 @@ def read_blocks(path: Path, root: Path = ROOT) -> list[Block]:
     return blocks
 
 
-def nav_pages(root: Path = ROOT) -> list[str]:
-    """The Markdown pages of mkdocs.yml's nav, in order, as docs/... paths."""
+def read_config(root: Path = ROOT) -> dict:
+    """mkdocs.yml as plain data; tagged values such as !ENV [...] read as None."""
 
     class Loader(yaml.SafeLoader):
         pass
 
-    # mkdocs.yml may use tags such as !ENV; their values do not matter here.
     Loader.add_multi_constructor("", lambda loader, suffix, node: None)
-    config = yaml.load((root / "mkdocs.yml").read_text(encoding="utf-8"), Loader=Loader)
+    return yaml.load((root / "mkdocs.yml").read_text(encoding="utf-8"), Loader=Loader)
+
+
+def nav_pages(root: Path = ROOT) -> list[str]:
+    """The Markdown pages of mkdocs.yml's nav, in order, as docs/... paths."""
+    config = read_config(root)
     docs_dir = config.get("docs_dir") or "docs"
     pages = []
 
