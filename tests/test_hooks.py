@@ -97,3 +97,37 @@ def test_notebook_pages_lose_jupyterlab_weight_and_keep_their_math():
     assert '<div class="highlight" data-search-exclude><pre><code>x = 1</code></pre></div>' in html
     assert "<pre>cost: $5 and $6</pre>" in html  # outputs keep their dollars
     assert page.meta["notebook"] == "lab.ipynb"
+
+
+def test_lines_inside_blocks_that_look_like_markers_are_left_alone():
+    markdown = "\n".join([
+        "<!-- tangle: attnlit/toy.py -->",
+        "```python",
+        'print("<!-- tangle: attnlit/toy.py -->")',
+        'print("```python")',
+        "```",
+        OUTPUT,
+        "```text",
+        "<!-- tangle: attnlit/toy.py -->",
+        "```python",
+        "```",
+        "",
+        "After.",
+    ])
+    lines = mkdocs_hooks.on_page_markdown(markdown, PAGE).split("\n")
+    assert lines == ['```python title="attnlit/toy.py"', *markdown.split("\n")[2:6],
+                     '```text title="Output"', *markdown.split("\n")[7:]]
+
+
+def test_a_figure_inside_an_admonition_is_drawn():
+    indented = "\n".join("    " + line if line else line for line in FIGURE_PAGE.format(extra="").split("\n"))
+    markdown = mkdocs_hooks.on_page_markdown('!!! example "A figure in a box"\n\n' + indented, PAGE)
+    assert '    <figcaption markdown="span">A line.</figcaption>' in markdown
+    assert '    ??? example "Code for this figure"\n\n        ```python\n' in markdown
+    assert mkdocs_hooks.SVG_SLOT.search(markdown), "no slot for the drawn figure"
+
+
+def test_a_figure_marker_above_a_differently_indented_block_fails():
+    markdown = "!!! note\n\n    <!-- figure: A line. -->\n```python\nfig = None\n```\n"
+    with pytest.raises(PluginError, match="chapter.md:3: a figure marker must sit right above"):
+        mkdocs_hooks.on_page_markdown(markdown, PAGE)

@@ -150,3 +150,74 @@ def test_import_order_is_stable(tree):
     a, b = "from torch import nn", "from torch import autograd"
     assert module_text(a, b) == module_text(b, a)
     assert module_text(a, b).index(b) < module_text(a, b).index(a)
+
+
+@pytest.mark.parametrize("comment", [
+    "<!-- Tangle: attnlit/toy.py -->",
+    "<!-- tangel: attnlit/toy.py -->",
+    "<!-- tangle attnlit/toy.py -->",
+    "<!-- tangle: attnlit/toy.py (helpers) -->",
+    "<!-- tangle:attnlit/toy.py-->",
+    "Prose, then <!-- tangle: attnlit/toy.py -->",
+    "<!--\ntangle: attnlit/toy.py\n-->",
+    "<!-- source of attnlit/toy.py -->",
+], ids=["case", "typo", "no-colon", "extra-words", "no-spaces", "inline", "multi-line", "path"])
+def test_a_comment_that_looks_like_a_marker_stops_the_tangler(tree, comment):
+    page = BLOCK.format(line="A = 1") + f"\nText.\n\n{comment}\n```python\nB = 2\n```\n"
+    root = tree({"a.md": page}, nav=["a.md"])
+    with pytest.raises(tangle.TangleError) as error:
+        tangle.tangle(root)
+    assert str(error.value).startswith("docs/a.md:10: "), error.value
+    assert "is not a tangle marker" in str(error.value)
+
+
+def test_other_comments_and_markers_in_inline_code_are_not_markers(tree):
+    page = (
+        "Mark a block with `<!-- tangle: attnlit/x.py -->` above it.\n\n"
+        "<!-- figure: A caption. -->\n<!--pytest-codeblocks:expected-output-->\n"
+        "<!-- a note for editors -->\n" + BLOCK.format(line="A = 1")
+    )
+    root = tree({"a.md": page}, nav=["a.md"])
+    assert "A = 1" in tangle.tangle(root)["attnlit/toy.py"][0]
+
+
+def test_inline_code_with_backticks_is_not_a_fence(tree):
+    """CommonMark: the info string of a backtick fence cannot contain a backtick."""
+    page = "```python``` is how a block opens.\n" + BLOCK.format(line="A = 1")
+    root = tree({"a.md": page}, nav=["a.md"])
+    assert "A = 1" in tangle.tangle(root)["attnlit/toy.py"][0]
+    assert tangle.fences(page.splitlines(), "a.md") == {3: 6}
+
+
+def test_a_syntax_error_is_reported_at_its_line_and_nothing_is_written(tree, capsys):
+    page = BLOCK.format(line="A = 1") + "\n<!-- tangle: attnlit/toy.py -->\n```python\nB = 1\ndef f(:\n```\n"
+    root = tree({"a.md": page}, nav=["a.md"])
+    assert tangle.main([], root=root) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("tangle: docs/a.md:11: SyntaxError: "), err
+    assert not (root / "attnlit" / "toy.py").exists()
+
+
+def test_a_module_that_does_not_compile_is_never_written(tree, monkeypatch, capsys):
+    monkeypatch.setattr(tangle, "join_blocks", lambda module, blocks: "x = (\n")
+    root = tree({"a.md": BLOCK.format(line="A = 1")}, nav=["a.md"])
+    assert tangle.main([], root=root) == 1
+    assert "tangle: attnlit/toy.py:" in capsys.readouterr().err
+    assert not (root / "attnlit" / "toy.py").exists()
+
+
+def test_imports_over_several_lines_are_gathered_whole(tree):
+    block = ("<!-- tangle: attnlit/toy.py -->\n```python\nfrom torch import (\n    nn,\n"
+             "    Tensor,\n)\nimport torch\n\n# why B\nB = nn.Identity()\n```\n")
+    root = tree({"a.md": BLOCK.format(line="A = 1") + block}, nav=["a.md"])
+    text, _ = tangle.tangle(root)["attnlit/toy.py"]
+    compile(text, "toy.py", "exec")
+    assert text.count("import torch") == 1 and text.count("from torch import (") == 1
+    assert text.endswith("A = 1\n\n\n# why B\nB = nn.Identity()\n")
+
+
+def test_a_comment_between_imports_stays_with_the_code(tree):
+    block = "<!-- tangle: attnlit/toy.py -->\n```python\nimport torch\n# keep me\nimport math\n\nB = 2\n```\n"
+    root = tree({"a.md": block}, nav=["a.md"])
+    text, _ = tangle.tangle(root)["attnlit/toy.py"]
+    assert text.endswith("import torch\n\n\n# keep me\nimport math\n\nB = 2\n")

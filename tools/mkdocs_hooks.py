@@ -74,37 +74,42 @@ def figure(caption: str, fence: list[str], key: str) -> list[str]:
 
 
 def on_page_markdown(markdown: str, page, **kwargs) -> str:
-    """Title tangled blocks with their module and asserted outputs with "Output"; draw figures."""
+    """Title tangled blocks with their module and asserted outputs with "Output"; draw figures.
+
+    Fenced blocks are copied whole: a line inside one that looks like a marker is code or
+    printed output, never a marker.
+    """
     lines, out, i = markdown.split("\n"), [], 0
     try:
-        spans = fences(lines, page.file.src_uri)  # markers inside fenced blocks are code
+        spans = fences(lines, page.file.src_uri)
     except TangleError as error:
         raise PluginError(str(error)) from error
     while i < len(lines):
         line, following = lines[i], lines[i + 1] if i + 1 < len(lines) else ""
         marker, caption = MARKER.match(line), FIGURE.match(line)
+        end = spans.get(i + 1, i)  # the marker's block runs to here
+        block = lines[i + 1:end + 1]
         if i in spans:
-            out += lines[i:spans[i] + 1]
-            i = spans[i] + 1
+            end = spans[i]
+            out += lines[i:end + 1]
         elif marker and following.strip() == "```python":
-            out.append(f'{following} title="{marker["module"]}"')
-            i += 2
-        elif line.strip() == OUTPUT and following.lstrip().startswith("```"):
-            out += [line, f'{following} title="Output"']
-            i += 2
+            out += [f'{following} title="{marker["module"]}"', *block[1:]]
+        elif line.strip() == OUTPUT and block:
+            out += [line, f'{following} title="Output"', *block[1:]]
         elif caption:
-            key = f"{page.file.src_uri}:{i + 1}"
-            if following != "```python":
-                raise PluginError(f"{key}: a figure marker must sit right above a top-level ```python block")
-            end = spans[i + 1]
+            key, indent = f"{page.file.src_uri}:{i + 1}", caption["indent"]
+            if following != f"{indent}```python":
+                raise PluginError(f"{key}: a figure marker must sit right above a ```python block "
+                                  "with the same indentation")
             try:
-                out += figure(caption["caption"], lines[i + 1:end + 1], key)
+                drawn = figure(caption["caption"], [row[len(indent):] for row in block], key)
             except Exception as error:
                 raise PluginError(f"{key}: figure failed to draw: {type(error).__name__}: {error}") from error
-            i = end + 1
+            out += [indent + row if row else row for row in drawn]
         else:
             out.append(line)
-            i += 1
+            end = i
+        i = end + 1
     return "\n".join(out)
 
 

@@ -15,7 +15,9 @@ from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_outp
 from tangle import FENCE, FIGURE, MARKER, OUTPUT, fences
 
 COMMENT = re.compile(r"^\s*<!--.*-->\s*$")
-BOX = re.compile(r'^(?P<indent>\s*)(?:!!!|\?\?\?\+?|===)\s*(?:[\w-]+\s*)?"(?P<title>.*)"\s*$')
+# `!!! type "Title"`, `??? type`, `???+ type inline end`, `=== "Tab"`; no title: the type's.
+BOX = re.compile(r'^(?P<indent>\s*)(?:!!!|\?\?\?\+?|===)[ \t]*(?P<type>[\w-]+)?'
+                 r'(?:[ \t]+[\w-]+)*[ \t]*(?:"(?P<title>.*)")?\s*$')
 KERNEL = {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
           "language_info": {"name": "python"}}
 
@@ -61,7 +63,9 @@ def chapter_notebook(markdown: str, name: str) -> nbformat.NotebookNode:
             text.append(f"*Figure: {caption['caption']}*")
             figure = True
         elif box:
-            text.append(f"**{box['title']}**")
+            title = box["title"] if box["title"] is not None else box["type"].capitalize()
+            if title:  # `!!! note ""` has no title
+                text.append(f"**{title}**")
         elif not COMMENT.match(line):
             text.append(dedent(line))
         i += 1

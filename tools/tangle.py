@@ -11,8 +11,13 @@ The comment is invisible on the page (a MkDocs hook turns it into the block's ti
 fence stays exactly ```python, so pytest-codeblocks still runs the block.
 
 A module is the concatenation of its blocks, in page order, pages in mkdocs.yml `nav` order.
-Each block is self-contained, so each repeats its imports: leading import lines are gathered
-once at the top of the module, and imports from the module itself are dropped.
+Each block is self-contained, so each repeats its imports: its leading import statements are
+gathered once at the top of the module, and imports from the module itself are dropped.
+
+Nothing is written unless every page reads cleanly and every module compiles. An HTML comment
+that looks like a marker but is not one (`<!-- Tangle: ... -->`, `<!-- tangel: ... -->`, a
+marker with extra words) stops the tangler with its file:line: a block must never drop out of
+the package silently.
 
     python tools/tangle.py           # rewrite the generated modules
     python tools/tangle.py --check   # exit 1 and name each module that differs from the docs
@@ -20,6 +25,8 @@ once at the top of the module, and imports from the module itself are dropped.
 
 from __future__ import annotations
 
+import ast
+import difflib
 import re
 import sys
 from dataclasses import dataclass
@@ -41,12 +48,15 @@ MODULES = (
     "attnlit/plots.py",
 )
 
-MARKER = re.compile(r"^(?P<indent>\s*)<!--\s*tangle:\s*(?P<module>\S*)\s*-->\s*$")
+MARKER = re.compile(r"^(?P<indent>\s*)<!-- tangle: (?P<module>\S+) -->\s*$")
 # The other markers a chapter uses; the MkDocs hooks and the notebook converter read them.
-FIGURE = re.compile(r"^<!--\s*figure:\s*(?P<caption>.+?)\s*-->\s*$")
+FIGURE = re.compile(r"^(?P<indent>\s*)<!--\s*figure:\s*(?P<caption>.+?)\s*-->\s*$")
 OUTPUT = "<!--pytest-codeblocks:expected-output-->"
-FENCE = re.compile(r"^(?P<indent>\s*)(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
-IMPORT = re.compile(r"^(import|from)\s")
+# CommonMark: a fence is 3+ backticks or tildes; a backtick fence's info string has no backtick
+# (so "```python``` opens a block" in prose is inline code, not a fence).
+FENCE = re.compile(r"^(?P<indent>\s*)(?P<fence>`{3,}(?=[^`]*$)|~{3,})(?P<info>.*)$")
+COMMENT = re.compile(r"<!--(?P<text>.*?)-->", re.DOTALL)
+CODE_SPAN = re.compile(r"(`+)(?!`).*?(?<!`)\1(?!`)")
 
 
 class TangleError(Exception):
@@ -79,12 +89,36 @@ def fences(lines: list[str], page: str) -> dict[int, int]:
     return spans
 
 
+def looks_like_a_marker(comment: str) -> bool:
+    """Whether an HTML comment's text reads like an attempt at a tangle marker."""
+    text = comment.strip()
+    if FIGURE.match(f"<!--{comment}-->") or text.startswith("pytest-codeblocks:"):
+        return False
+    first = re.split(r"[\s:]", text.lower(), maxsplit=1)[0]
+    return ("tangle" in text.lower() or "attnlit/" in text
+            or difflib.SequenceMatcher(None, first, "tangle").ratio() >= 0.7)
+
+
+def check_comments(lines: list[str], inside: set[int], page: str) -> None:
+    """Raise TangleError at the first comment outside code that looks like a bad marker."""
+    prose = "\n".join("" if i in inside else CODE_SPAN.sub(lambda m: " " * len(m[0]), line)
+                      for i, line in enumerate(lines))
+    for comment in COMMENT.finditer(prose):
+        line = prose.count("\n", 0, comment.start())
+        if looks_like_a_marker(comment["text"]) and not MARKER.match(lines[line]):
+            raise TangleError(
+                f"{page}:{line + 1}: {comment[0]!r} is not a tangle marker; a marker is "
+                "`<!-- tangle: attnlit/module.py -->` alone on the line above a ```python fence"
+            )
+
+
 def read_blocks(path: Path, root: Path = ROOT) -> list[Block]:
     """Return the marked blocks of one Markdown file, in order."""
     page = path.relative_to(root).as_posix()
     lines = path.read_text(encoding="utf-8").splitlines()
     spans = fences(lines, page)
-    inside = {i for start, end in spans.items() for i in range(start + 1, end)}
+    inside = {i for start, end in spans.items() for i in range(start, end + 1)}
+    check_comments(lines, inside, page)
     blocks = []
     for i, text in enumerate(lines):
         marker = MARKER.match(text)
@@ -143,33 +177,58 @@ def nav_pages(root: Path = ROOT) -> list[str]:
     return pages
 
 
-def import_order(line: str) -> tuple:
-    """__future__ first, then other libraries, then attnlit; by module; ties by the line."""
-    module = line.split()[1]
+def import_order(statement: ast.stmt, text: str) -> tuple:
+    """__future__ first, then other libraries, then attnlit; by module; ties by the text."""
+    if isinstance(statement, ast.ImportFrom):
+        module = "." * statement.level + (statement.module or "")
+    else:
+        module = statement.names[0].name
     return (module != "__future__", module.split(".")[0] == "attnlit", module,
-            line.startswith("from"), line)
+            isinstance(statement, ast.ImportFrom), text)
+
+
+def leading_imports(block: Block) -> tuple[list[ast.stmt], int]:
+    """The block's leading import statements, and the index of the first line after them.
+
+    Imports are gathered while only blank lines separate them; a comment or any other
+    statement ends the run (a comment stays with the code that follows it).
+    """
+    try:
+        tree = ast.parse(block.code)
+    except SyntaxError as error:  # block lines start two lines below the marker
+        where = f"{block.page}:{block.line + 1 + (error.lineno or 1)}"
+        raise TangleError(f"{where}: SyntaxError: {error.msg}") from error
+    lines, imports, end = block.code.splitlines(), [], 0
+    for statement in tree.body:
+        between = lines[end:statement.lineno - 1]
+        if not isinstance(statement, (ast.Import, ast.ImportFrom)) or any(map(str.strip, between)):
+            break
+        imports.append(statement)
+        end = statement.end_lineno
+    return imports, end
 
 
 def join_blocks(module: str, blocks: list[Block]) -> str:
     """One module's text: gathered imports, sorted by module name, then each block's code."""
     # A block imports names from its own module to run alone; in the module they are defined.
     package = module.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
-    own = f"from {package} import "
-    imports, bodies = set(), []
+    imports, bodies = {}, []
     for block in blocks:
         lines = block.code.splitlines()
-        while lines and (IMPORT.match(lines[0]) or not lines[0].strip()):
-            line = lines.pop(0)
-            if line.strip() and not line.startswith(own):
-                imports.add(line)
-        bodies.append("\n".join(lines).strip("\n"))
+        statements, end = leading_imports(block)
+        for statement in statements:
+            if isinstance(statement, ast.ImportFrom) and statement.module == package:
+                continue
+            text = "\n".join(lines[statement.lineno - 1:statement.end_lineno])
+            imports[text] = import_order(statement, text)
+        bodies.append("\n".join(lines[end:]).strip("\n"))
     pages = list(dict.fromkeys(block.page for block in blocks))
     header = [
         f"# Generated by tools/tangle.py from {', '.join(pages)}: do not edit by hand.",
         f"# Change the chapter, then run `{COMMAND}`.",
     ]
-    imports = sorted(imports, key=import_order)
-    code = "\n\n\n".join(part for part in ["\n".join(imports), *bodies] if part)
+    gathered = sorted(imports, key=imports.get)
+    code = "\n\n\n".join(part for part in ["\n".join(gathered), *bodies] if part)
     return "\n".join(header) + "\n\n" + code + "\n"
 
 
@@ -194,7 +253,13 @@ def tangle(root: Path = ROOT) -> dict[str, tuple[str, list[str]]]:
             )
         if len(pages) > 1:  # sort is stable: blocks keep their page order
             blocks.sort(key=lambda block: order.index(block.page))
-        modules[module] = (join_blocks(module, blocks), list(dict.fromkeys(b.page for b in blocks)))
+        text = join_blocks(module, blocks)
+        try:  # each block compiled alone; joined, they must still make a module
+            compile(text, module, "exec")
+        except SyntaxError as error:
+            raise TangleError(f"{module}:{error.lineno}: SyntaxError: {error.msg} "
+                              f"(in the module joined from {', '.join(pages)})") from error
+        modules[module] = (text, list(dict.fromkeys(b.page for b in blocks)))
     return modules
 
 
