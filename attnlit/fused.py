@@ -42,6 +42,7 @@ class FusedMultiHeadAttention(nn.Module):
         check_heads(d_out, num_heads)
         self.context_length = context_length
         self.num_heads = num_heads
+        self.head_dim = d_out // num_heads
         self.d_out = d_out
         self.dropout = dropout
         self.qkv = nn.Linear(d_in, 3 * d_out, bias=qkv_bias)  # W_q, W_k, W_v
@@ -70,7 +71,8 @@ class FusedMultiHeadAttention(nn.Module):
         weight = self.qkv.weight
         check_batch(x, weight.shape[1], weight.dtype, self.context_length)
         b, n, _ = x.shape
-        qkv = self.qkv(x).view(b, n, 3, self.num_heads, -1)  # (b, n, 3, h, hd)
+        # (b, n, 3 d_out) -> (b, n, 3, h, hd); not -1, ambiguous if b or n is 0
+        qkv = self.qkv(x).view(b, n, 3, self.num_heads, self.head_dim)
         q, k, v = qkv.permute(2, 0, 3, 1, 4)                 # 3 x (b, h, n, hd)
         dropout_p = self.dropout if self.training else 0.0   # it always drops
         if padding_mask is None:
