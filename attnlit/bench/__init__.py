@@ -4,23 +4,27 @@
 import argparse
 import csv
 import datetime
+from importlib.resources import files
 import multiprocessing
 import os
 from pathlib import Path
 import platform
 import random
 import resource
+import signal
 import statistics
 import time
 import torch
 from torch import nn
 import torch.nn.functional as F
+from tqdm import tqdm
 from attnlit import FusedMultiHeadAttention, MultiHeadAttention
 from attnlit import MultiHeadAttentionWrapper
 
 
 LAYERS = ("wrapper", "textbook", "fused", "torch")
 PARTS = ("fused: qkv", "fused: kernel", "fused: out_proj")
+RESULTS = Path(str(files("attnlit.bench") / "results"))  # package data
 
 
 def build(width: int, heads: int, n: int, device: str) -> dict[str, nn.Module]:
@@ -55,7 +59,7 @@ def parts(fused: FusedMultiHeadAttention, x: torch.Tensor) -> dict:
     """The fused layer's three steps, each alone on its real input."""
     b, n, _ = x.shape
     with torch.no_grad():
-        qkv = fused.qkv(x).view(b, n, 3, fused.num_heads, -1)
+        qkv = fused.qkv(x).view(b, n, 3, fused.num_heads, fused.head_dim)
         q, k, v = qkv.permute(2, 0, 3, 1, 4)               # 3 x (b, h, n, hd)
         context = torch.randn(b, n, fused.d_out, device=x.device)
     return {
@@ -83,7 +87,7 @@ def seconds(run, backward: bool, device: str, layer: nn.Module | None) -> float:
     return time.perf_counter() - start
 
 
-def peak_mib(run, device: str) -> float:
+def peak_mib(run, device: str, timeout: float = 600.0) -> float:
     """Peak memory added by one forward+backward (CPU: in a forked child)."""
     if device == "cuda":
         torch.cuda.synchronize()
@@ -92,26 +96,39 @@ def peak_mib(run, device: str) -> float:
         run().sum().backward()
         return (torch.cuda.max_memory_allocated() - start) / 2**20
 
-    def child(queue):
+    def child(pipe):
         torch.set_num_threads(1)  # OpenMP threads do not survive a fork
         with open("/proc/self/statm") as statm:
             start = int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
         run().sum().backward()
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
-        queue.put((peak - start) / 2**20)
+        pipe.send((peak - start) / 2**20)
 
     context = multiprocessing.get_context("fork")
-    queue = context.Queue()
-    process = context.Process(target=child, args=(queue,))
+    reader, writer = context.Pipe(duplex=False)
+    process = context.Process(target=child, args=(writer,))
     process.start()
-    result = queue.get()
-    process.join()
-    return result
+    writer.close()
+    process.join(timeout)  # one float fits the pipe: the child never blocks
+    if process.is_alive():
+        process.kill()
+        process.join()
+        raise RuntimeError(f"memory measurement still ran after {timeout:g} s")
+    if process.exitcode != 0:
+        code = process.exitcode  # negative: killed by that signal
+        why = (f"signal {signal.Signals(-code).name}" if code < 0
+               else f"exit code {code}")
+        raise RuntimeError(f"memory measurement failed with {why} "
+                           "(SIGKILL usually means out of memory)")
+    return reader.recv()
 
 
 def measure(sizes, batch, width, heads, repeats, memory, device) -> list[dict]:
+    """Median seconds per call, raw, and peak MiB of every layer at each n."""
     rows, order = [], random.Random(0)
+    progress = tqdm(total=len(sizes) * (repeats + 1), unit="round")
     for n in sizes:
+        progress.set_description(f"n = {n}")
         # The input takes part in the gradient, as it does inside a model.
         x = torch.randn(batch, n, width, device=device, requires_grad=True)
         layers = build(width, heads, n, device)
@@ -126,20 +143,25 @@ def measure(sizes, batch, width, heads, repeats, memory, device) -> list[dict]:
                 x.grad = None
                 times[name, bwd].append(
                     seconds(runs[name], bwd, device, layers.get(name)))
+            progress.update()
         for layer in layers.values():
             layer.train()                              # memory: a training step
         for name in runs:
-            forward = times[name, False][1:]
             both = times.get((name, True), [None])[1:]
             rows.append({
                 "n": n, "layer": name,
-                "forward_ms": round(1000 * statistics.median(forward), 2),
-                "forward_backward_ms":
-                    round(1000 * statistics.median(both), 2) if both else "",
+                "forward_s": statistics.median(times[name, False][1:]),
+                "forward_backward_s": statistics.median(both) if both else "",
                 "peak_mib": round(peak_mib(runs[name], device))
                 if memory and name in LAYERS else "",
             })
+    progress.close()
     return rows
+
+
+def ratio(a: float, b: float) -> str:
+    """a / b for reading; "n/a" where b is no time at all."""
+    return f"{a / b:.2f}" if b > 0 else "n/a"
 
 
 def ratios(rows: list[dict]) -> list[str]:
@@ -147,17 +169,26 @@ def ratios(rows: list[dict]) -> list[str]:
     at = {(row["n"], row["layer"]): row for row in rows}
     lines = []
     for n in sorted({row["n"] for row in rows}):
-        fwd = {name: at[n, name]["forward_ms"] for name in (*LAYERS, *PARTS)}
-        both = {name: at[n, name]["forward_backward_ms"] for name in LAYERS}
+        fwd = {name: at[n, name]["forward_s"] for name in (*LAYERS, *PARTS)}
+        both = {name: at[n, name]["forward_backward_s"] for name in LAYERS}
         parts_sum = sum(fwd[part] for part in PARTS)
         lines.append(
-            f"n = {n}: fused / its parts {fwd['fused'] / parts_sum:.2f}; "
-            f"fused / nn.MultiheadAttention {fwd['fused'] / fwd['torch']:.2f} "
-            f"forward, {both['fused'] / both['torch']:.2f} forward+backward; "
-            f"textbook / fused {both['textbook'] / both['fused']:.2f} "
+            f"n = {n}: fused / its parts {ratio(fwd['fused'], parts_sum)}; "
+            "fused / nn.MultiheadAttention "
+            f"{ratio(fwd['fused'], fwd['torch'])} forward, "
+            f"{ratio(both['fused'], both['torch'])} forward+backward; "
+            f"textbook / fused {ratio(both['textbook'], both['fused'])} "
             "forward+backward"
         )
     return lines
+
+
+def milliseconds(seconds: float | str) -> str:
+    """Seconds as milliseconds for the table; a blank stays blank."""
+    if seconds == "":
+        return ""
+    ms = 1000 * seconds
+    return f"{ms:.2f}" if ms >= 0.01 else f"{ms:.1e}"
 
 
 def write(rows: list[dict], out: Path, args: argparse.Namespace) -> None:
@@ -177,12 +208,25 @@ def write(rows: list[dict], out: Path, args: argparse.Namespace) -> None:
         "",
         "| n | layer | forward (ms) | forward + backward (ms) | peak (MiB) |",
         "|---|---|---|---|---|",
-        *(f"| {r['n']} | {r['layer']} | {r['forward_ms']} "
-          f"| {r['forward_backward_ms']} | {r['peak_mib']} |" for r in rows),
+        *(f"| {r['n']} | {r['layer']} | {milliseconds(r['forward_s'])} "
+          f"| {milliseconds(r['forward_backward_s'])} | {r['peak_mib']} |"
+          for r in rows),
         "",
         *(f"- {line}" for line in ratios(rows)),
     ]
     (out / f"{args.device}.md").write_text("\n".join(lines) + "\n")
+
+
+def results(device: str = "cpu") -> list[dict]:
+    """The shipped measurements: one dict per row, numbers as numbers."""
+    text = files("attnlit.bench").joinpath(f"results/{device}.csv").read_text()
+    rows = list(csv.DictReader(text.splitlines()))
+    for row in rows:
+        row["n"] = int(row["n"])
+        for key in ("forward_s", "forward_backward_s"):
+            row[key] = float(row[key]) if row[key] else ""
+        row["peak_mib"] = int(row["peak_mib"]) if row["peak_mib"] else ""
+    return rows
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -195,7 +239,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--heads", type=int, default=12)
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--no-memory", dest="memory", action="store_false")
-    parser.add_argument("--out", type=Path, default=Path("docs/bench"))
+    parser.add_argument("--out", type=Path, default=RESULTS)
     parser.add_argument("--device", choices=["cpu", "cuda"],
                         default="cuda" if torch.cuda.is_available() else "cpu")
     args = parser.parse_args(argv)
