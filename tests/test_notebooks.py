@@ -1,45 +1,94 @@
-"""Every chapter and lab can be downloaded as a notebook; each chapter's runs top to bottom."""
+"""Every chapter and lab can be downloaded as a notebook, and each runs top to bottom alone."""
 
-import contextlib
-import io
+import re
 from pathlib import Path
 
-import jupytext
 import nbformat
 import pytest
+import pytest_codeblocks
+
+import notebooks
+import tangle
 
 ROOT = Path(__file__).resolve().parent.parent
-CHAPTERS = sorted(p.stem for p in (ROOT / "docs").glob("*.md") if p.stem != "index")
-LABS = sorted(p.stem for p in (ROOT / "docs" / "labs").glob("*.py"))
+PAGES = [page for page in tangle.nav_pages(ROOT) if not page.endswith("index.md")]
+CHAPTERS = [page for page in PAGES if page.endswith(".md")]
+LABS = [page for page in PAGES if page.endswith(".py")]
 
 
-@pytest.mark.parametrize("chapter", CHAPTERS)
-def test_chapter_notebook_runs_top_to_bottom_and_prints_the_page(site, chapter):
-    notebook = nbformat.read(site / chapter / f"{chapter}.ipynb", as_version=4)
+def downloaded(site: Path, page: str) -> nbformat.NotebookNode:
+    """The notebook that the page's download button fetches."""
+    stem = Path(page).with_suffix("").relative_to("docs")
+    notebook = nbformat.read(site / stem / f"{stem.name}.ipynb", as_version=4)
     nbformat.validate(notebook)
-    namespace = {"__name__": "__main__"}  # one namespace, as in a Jupyter kernel
-    code = [cell for cell in notebook.cells if cell.cell_type == "code"]
-    assert code, "no code cell"
-    for number, cell in enumerate(code, start=1):
-        printed = io.StringIO()
-        with contextlib.redirect_stdout(printed):
-            exec(compile(cell.source, f"{chapter}.ipynb cell {number}", "exec"), namespace)
-        expected = "".join(output.text for output in cell.outputs)
-        assert printed.getvalue() == expected, f"code cell {number} printed something else"
+    return notebook
 
 
-@pytest.mark.parametrize("lab", LABS)
-def test_lab_notebook_holds_the_labs_cells(site, lab):
-    notebook = nbformat.read(site / "labs" / lab / f"{lab}.ipynb", as_version=4)
-    nbformat.validate(notebook)
-    source = jupytext.read(ROOT / "docs" / "labs" / f"{lab}.py")
-    assert [c.source for c in notebook.cells] == [c.source for c in source.cells]
+def lines(code: str) -> list[str]:
+    """The code's non-blank lines."""
+    return [line for line in code.splitlines() if line.strip()]
+
+
+def code_cells(notebook) -> list:
+    return [cell for cell in notebook.cells if cell.cell_type == "code"]
+
+
+@pytest.mark.parametrize("page", CHAPTERS)
+def test_chapter_notebook_holds_the_pages_blocks_and_outputs(site, page):
+    """Read independently: the blocks pytest-codeblocks finds are the notebook's code cells."""
+    blocks = [b for b in pytest_codeblocks.extract_from_file(ROOT / page) if b.syntax == "python"]
+    cells = code_cells(downloaded(site, page))
+    # pytest-codeblocks 0.18 drops blank lines from indented blocks (admonitions, tabs).
+    assert [lines(cell.source.removesuffix("\nfig")) for cell in cells] == [lines(b.code) for b in blocks]
+    assert ["".join(o.text for o in cell.outputs) for cell in cells] == [b.expected_output or "" for b in blocks]
+
+
+@pytest.mark.parametrize("page", LABS)
+def test_lab_notebook_holds_the_labs_cells(site, page):
+    """Read independently: the script's `# %%` cells, markdown ones without their `# `."""
+    chunks = re.split(r"^# %%(.*)\n", (ROOT / page).read_text(encoding="utf-8"), flags=re.MULTILINE)[1:]
+    expected = []
+    for header, body in zip(chunks[::2], chunks[1::2]):
+        if "[markdown]" in header:
+            expected.append(("markdown", re.sub(r"^# ?", "", body.strip(), flags=re.MULTILINE)))
+        else:
+            expected.append(("code", body.strip()))
+    notebook = downloaded(site, page)
+    assert [(cell.cell_type, cell.source) for cell in notebook.cells] == expected
     assert notebook.metadata["kernelspec"]["name"] == "python3"
 
 
+@pytest.mark.parametrize("page", PAGES)
+def test_notebook_runs_top_to_bottom_alone_and_prints_the_page(ran_alone, page):
+    """In one namespace, as a kernel runs it, in an empty folder outside the repository."""
+    result = ran_alone[page]
+    assert result["error"] is None, f"{page}'s notebook failed:\n{result['error']}"
+    if page in CHAPTERS:
+        expected = ["".join(o.text for o in cell.outputs) for cell in code_cells(chapter(page))]
+        assert result["printed"] == expected
+
+
+def chapter(page: str) -> nbformat.NotebookNode:
+    return notebooks.chapter_notebook((ROOT / page).read_text(encoding="utf-8"), page)
+
+
 def test_chapter_notebook_keeps_prose_and_drops_markers(site):
-    notebook = nbformat.read(site / "causal-attention" / "causal-attention.ipynb", as_version=4)
+    notebook = downloaded(site, "docs/causal-attention.md")
     text = "\n".join(cell.source for cell in notebook.cells if cell.cell_type == "markdown")
     assert "*The next cell is the source of `attnlit/causal.py`.*" in text
     assert "<!--" not in text and "!!! " not in text and "??? " not in text
     assert "**Pitfall: zeros instead of $-\\infty$**" in text
+
+
+@pytest.mark.parametrize("header, title", [
+    ('!!! note "A title"', "**A title**"),
+    ("!!! note", "**Note**"),
+    ("??? tip", "**Tip**"),
+    ("???+ warning inline end", "**Warning**"),
+    ('!!! note ""', None),
+    ('=== "Tab"', "**Tab**"),
+])
+def test_admonition_headers_become_bold_titles(header, title):
+    notebook = notebooks.chapter_notebook(f"Before.\n\n{header}\n\n    Inside.\n", "page.md")
+    text = re.sub(r"\n{3,}", "\n\n", notebook.cells[0].source)  # blank lines are blank lines
+    assert text == "\n\n".join(part for part in ("Before.", title, "Inside.") if part)

@@ -1,0 +1,51 @@
+"""What the test session starts in the background (site builds, code run alone) stops with it."""
+
+import os
+import signal
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+pytestmark = pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="reads /proc")
+
+
+def tagged(tag: str) -> list[str]:
+    """The command lines of the live processes whose environment carries the tag."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            if entry.name.isdigit() and tag.encode() in (entry / "environ").read_bytes():
+                found.append((entry / "cmdline").read_bytes().replace(b"\0", b" ").decode())
+        except OSError:  # gone, or not ours; a zombie has no environment left
+            pass
+    return found
+
+
+def session(*args: str) -> tuple[subprocess.Popen, str]:
+    tag = f"ATTNLIT_TEST_TAG={uuid.uuid4().hex}"
+    env = dict(os.environ, ATTNLIT_TEST_TAG=tag.split("=")[1])
+    process = subprocess.Popen([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *args],
+                               cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    return process, tag
+
+
+def test_a_deselected_run_leaves_nothing_behind():
+    process, tag = session("tests/test_site.py", "tests/test_notebooks.py", "-k", "no_such_test")
+    out, _ = process.communicate(timeout=120)
+    assert process.returncode == 5, out.decode()  # 5: no test ran
+    assert tagged(tag) == [], "background processes outlived the session"
+
+
+def test_ctrl_c_while_waiting_for_the_builds_stops_them():
+    process, tag = session("tests/test_site.py::test_link_to_a_missing_anchor_fails_the_strict_build")
+    # Wait until a build runs: then the session is waiting for it.
+    while not any("mkdocs build" in line for line in tagged(tag)) and process.poll() is None:
+        pass
+    process.send_signal(signal.SIGINT)
+    out, _ = process.communicate(timeout=120)
+    assert b"KeyboardInterrupt" in out, out.decode()
+    assert tagged(tag) == [], "background processes outlived the session"
