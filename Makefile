@@ -1,13 +1,15 @@
-# Everything runs in .venv, created and filled from requirements.txt on first use.
+# Everything runs in .venv, created and filled from requirements.txt (pinned whole by
+# constraints.txt) on first use.
+PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 export NO_MKDOCS_2_WARNING := 1
-# Executed labs are cached by their own text only: key the cache on attnlit's code too, so that
-# a changed package never serves stale lab outputs.
-export MKDOCS_JUPYTER_CACHE := .cache/mkdocs-jupyter/$(shell cat attnlit/*.py | sha1sum | cut -c1-12)
+# Executed labs are cached by their own text only: key the cache on attnlit's code and the
+# pinned environment too, so that a change there never serves stale lab outputs.
+export MKDOCS_JUPYTER_CACHE := $(shell $(PYTHON) tools/cache_key.py)
 
-.PHONY: serve test tangle build bench clean
+.PHONY: serve test tangle build bench lock clean
 
 serve: $(STAMP)  ## serve the site at http://127.0.0.1:8000, rebuilding on change
 	$(BIN)/mkdocs serve --dev-addr 127.0.0.1:8000
@@ -24,10 +26,24 @@ build: $(STAMP)  ## build the site into site/
 bench: $(STAMP)  ## what the executed labs cost the site build (cold and warm)
 	$(BIN)/python tools/bench_build.py --repeat 2
 
+lock:  ## re-pin constraints.txt to what requirements.txt installs today, in a fresh venv
+	rm -rf .venv-lock
+	$(PYTHON) -m venv .venv-lock
+	grep -v '^-c ' requirements.txt > .venv-lock/requirements.txt
+	PYTHON=.venv-lock/bin/python tools/install.sh .venv-lock/requirements.txt
+	{ grep '^#' constraints.txt; .venv-lock/bin/python -m pip freeze --all --exclude-editable \
+	  | grep -v '^pip==' | sed 's/+[^=]*$$//'; } > .venv-lock/constraints.txt
+	mv .venv-lock/constraints.txt constraints.txt
+	rm -rf .venv-lock
+
 clean:
 	rm -rf site .cache .pytest_cache
 
-$(STAMP): requirements.txt pyproject.toml
-	python3 -m venv $(VENV)
-	$(BIN)/pip install -r requirements.txt
+$(STAMP): requirements.txt constraints.txt pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 10))' \
+	  || { echo "attnlit needs Python 3.10 or newer: $(PYTHON) is $$($(PYTHON) -V)"; exit 1; }
+	@$(PYTHON) -m venv $(VENV) || { rm -rf $(VENV); \
+	  echo "$(PYTHON) cannot make a virtual environment. On Debian or Ubuntu:"; \
+	  echo "    sudo apt-get install python3-venv"; exit 1; }
+	PYTHON=$(BIN)/python tools/install.sh
 	touch $(STAMP)

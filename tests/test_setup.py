@@ -1,0 +1,156 @@
+"""A fresh machine gets the environment the tests passed in, and CI publishes only what passed."""
+
+import ast
+import importlib.metadata as metadata
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
+
+ROOT = Path(__file__).resolve().parent.parent
+PIN = re.compile(r"^(?P<name>[A-Za-z0-9._-]+)==(?P<version>[^\s;]+)$")
+
+
+def pins(path: Path) -> dict[str, str]:
+    """name -> version for each `name==version` line; other lines must be comments or options."""
+    found = {}
+    for line in path.read_text().splitlines():
+        if not line.strip() or line.startswith(("#", "-c ", "-e ")):
+            continue
+        pin = PIN.match(line.strip())
+        assert pin, f"{path.name}: not pinned with ==: {line!r}"
+        found[canonicalize_name(pin["name"])] = pin["version"]
+    return found
+
+
+def dependency_closure(names: list[str]) -> set[str]:
+    """Every installed distribution that these require, transitively, here."""
+    seen, todo = set(), [Requirement(name) for name in names]
+    while todo:
+        requirement = todo.pop()
+        name = canonicalize_name(requirement.name)
+        if name in seen:
+            continue
+        seen.add(name)
+        for text in metadata.requires(name) or []:
+            child = Requirement(text)
+            extras = requirement.extras or {""}
+            if child.marker is None or any(child.marker.evaluate({"extra": e}) for e in extras):
+                todo.append(child)
+    return seen
+
+
+def test_requirements_and_constraints_pin_with_double_equals():
+    assert pins(ROOT / "requirements.txt") and pins(ROOT / "constraints.txt")
+    assert "-c constraints.txt" in (ROOT / "requirements.txt").read_text().splitlines()
+
+
+def test_constraints_pin_every_package_the_requirements_pull_in_at_the_installed_version():
+    locked = pins(ROOT / "constraints.txt")
+    closure = dependency_closure([*pins(ROOT / "requirements.txt"), "attnlit"]) - {"attnlit"}
+    unpinned = sorted(closure - set(locked))
+    assert not unpinned, f"not in constraints.txt (run `make lock`): {unpinned}"
+    drifted = [f"{name} {metadata.version(name)} installed, {locked[name]} locked"
+               for name in sorted(closure)
+               if metadata.version(name).split("+")[0] != locked[name]]
+    assert not drifted, "\n".join(drifted)
+
+
+def test_attnlit_declares_every_package_it_imports():
+    # What pip read from pyproject.toml when it installed attnlit (make reinstalls on a change).
+    declared = {canonicalize_name(Requirement(text).name) for text in metadata.requires("attnlit")}
+    providers = metadata.packages_distributions()
+    imported = set()
+    for path in (ROOT / "attnlit").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                imported |= {alias.name.split(".")[0] for alias in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.level == 0:
+                imported.add(node.module.split(".")[0])
+    third_party = imported - set(sys.stdlib_module_names) - {"__future__", "attnlit"}
+    undeclared = {canonicalize_name(providers[module][0]) for module in third_party} - declared
+    assert third_party and not undeclared, f"imported but not in pyproject.toml: {undeclared}"
+
+
+def workflows() -> dict[str, dict]:
+    return {path.name: yaml.safe_load(path.read_text())
+            for path in (ROOT / ".github" / "workflows").glob("*.yml")}
+
+
+def test_the_site_is_deployed_only_after_the_tests_pass():
+    jobs = {name: job for workflow in workflows().values() for name, job in workflow["jobs"].items()}
+    deploying = [name for name, job in jobs.items()
+                 if any("deploy-pages" in step.get("uses", "") for step in job.get("steps", []))]
+    assert deploying
+
+    def needed(name: str) -> set[str]:
+        direct = jobs[name].get("needs", [])
+        direct = [direct] if isinstance(direct, str) else direct
+        return set(direct).union(*(needed(job) for job in direct))
+
+    runs_tests = {name for name, job in jobs.items()
+                  if any(".ci/run" in step.get("run", "") for step in job.get("steps", []))}
+    for name in deploying:
+        assert needed(name) & runs_tests, f"{name} deploys without waiting for the tests"
+
+
+def test_no_workflow_sends_every_package_to_another_index():
+    text = "\n".join(path.read_text() for path in (ROOT / ".github" / "workflows").glob("*.yml"))
+    assert "EXTRA_INDEX" not in text and "extra-index" not in text
+
+
+@pytest.fixture
+def fake_pip(tmp_path):
+    """A python that logs each `-m pip install ...` call; calls with an index fail if told to."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    log = tmp_path / "calls"
+    python = bin_dir / "python"
+    python.write_text(
+        "#!/bin/sh\n"
+        f'echo "$*" >> {log}\n'
+        'case "$*" in *--index-url*) [ -z "$INDEX_DOWN" ] || exit 1;; esac\n'
+    )
+    python.chmod(0o755)
+
+    def run(gpu: bool = False, index_down: bool = False, **env) -> tuple[list[str], str]:
+        if gpu:
+            (bin_dir / "nvidia-smi").write_text("#!/bin/sh\n")
+            (bin_dir / "nvidia-smi").chmod(0o755)
+        environ = {"PATH": f"{bin_dir}:/usr/bin:/bin", "PYTHON": str(python), **env}
+        if index_down:
+            environ["INDEX_DOWN"] = "1"
+        done = subprocess.run(["bash", str(ROOT / "tools" / "install.sh")], env=environ,
+                              capture_output=True, text=True, check=True)
+        return log.read_text().splitlines(), done.stderr
+
+    return run
+
+
+CPU = "https://download.pytorch.org/whl/cpu"
+PIP = "-m pip install --quiet --disable-pip-version-check"
+TORCH = f"torch=={pins(ROOT / 'requirements.txt')['torch']}"
+
+
+@pytest.mark.skipif(os.uname().sysname != "Linux", reason="the CPU index is the Linux default")
+def test_install_takes_torch_alone_from_the_cpu_index_without_a_gpu(fake_pip):
+    calls, _ = fake_pip()
+    assert calls == [f"{PIP} --no-deps --index-url {CPU} {TORCH}", f"{PIP} -r requirements.txt"]
+
+
+def test_install_takes_torch_from_the_default_index_with_a_gpu(fake_pip):
+    calls, _ = fake_pip(gpu=True)
+    assert calls == [f"{PIP} -r requirements.txt"]
+
+
+def test_install_falls_back_to_the_default_index(fake_pip):
+    calls, err = fake_pip(index_down=True, TORCH_INDEX_URL="https://example.invalid/whl")
+    assert calls == [f"{PIP} --no-deps --index-url https://example.invalid/whl {TORCH}",
+                     f"{PIP} -r requirements.txt"]
+    assert "https://example.invalid/whl is out of reach; torch comes from the default index" in err
