@@ -37,6 +37,9 @@ def to_svg(fig: Figure, name: str = "figure") -> str:
     style = {"svg.fonttype": "none", "svg.hashsalt": name,
              "font.sans-serif": ["DejaVu Sans"]}
     with matplotlib.rc_context(style):
+        # Constrained layout may need a second pass to settle, with axes of
+        # fixed aspect (heatmaps): on the first, a title can end up cut off.
+        fig.draw_without_rendering()
         fig.savefig(buffer, format="svg", transparent=True,
                     metadata={"Date": None})
     svg = buffer.getvalue()
@@ -109,7 +112,7 @@ def heatmap(
             value = weights[row, col].item()
             dark = value > 0.55 * vmax  # white text on the darker cells
             ax.text(col, row, f"{value:.2f}", ha="center", va="center",
-                    fontsize=7, color="white" if dark else "#222222")
+                    fontsize=8, color="white" if dark else "#222222")
     ax.set_xticks(range(n), labels, rotation=45, ha="right")
     ax.set_yticks(range(n), labels)
     ax.set(xlabel="key", ylabel="query", title=title)

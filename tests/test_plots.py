@@ -1,5 +1,7 @@
 """The drawing helpers of attnlit.plots: what they draw, and the inputs they refuse."""
 
+import re
+
 import pytest
 import torch
 from matplotlib.figure import Figure
@@ -8,6 +10,7 @@ from matplotlib.patches import Rectangle
 from attnlit.plots import flow, heatmap, to_svg
 
 WORDS = ["a", "b", "c"]
+TEXT = re.compile(r'<text style="font-size: ([\d.]+)px[^"]*" x="[\d.-]+" y="([\d.-]+)"')
 FUTURE = torch.triu(torch.ones(3, 3, dtype=torch.bool), diagonal=1)
 
 
@@ -46,7 +49,7 @@ def test_flow_refuses_bad_input(boxes, links, highlight, error, message):
 
 def test_heatmap_leaves_masked_cells_blank_and_hatched():
     ax = Figure().subplots()
-    heatmap(ax, torch.rand(3, 3), WORDS, masked=FUTURE)
+    heatmap(ax, torch.full((3, 3), 0.5), WORDS, masked=FUTURE)
     numbers = {(round(t.get_position()[1]), round(t.get_position()[0])) for t in ax.texts}
     assert numbers == {(row, col) for row in range(3) for col in range(row + 1)}
     hatched = [patch for patch in ax.patches if isinstance(patch, Rectangle) and patch.get_hatch()]
@@ -55,10 +58,23 @@ def test_heatmap_leaves_masked_cells_blank_and_hatched():
 
 def test_heatmap_without_mask_writes_every_cell():
     ax = Figure().subplots()
-    heatmap(ax, torch.rand(3, 3), WORDS)
+    heatmap(ax, torch.full((3, 3), 0.5), WORDS)
     assert len(ax.texts) == 9 and not ax.patches
 
 
 def test_heatmap_refuses_a_mask_of_the_wrong_shape():
     with pytest.raises(ValueError, match=r"masked must have shape \(3, 3\), got \(2, 3\)"):
-        heatmap(Figure().subplots(), torch.rand(3, 3), WORDS, masked=FUTURE[:2])
+        heatmap(Figure().subplots(), torch.full((3, 3), 0.5), WORDS, masked=FUTURE[:2])
+
+
+def test_svg_text_stays_inside_the_figure():
+    """Two heatmaps and a legend below: a first layout pass put the titles above the top."""
+    fig = Figure(figsize=(8, 4.3), layout="constrained")
+    for ax in fig.subplots(1, 2):
+        heatmap(ax, torch.full((6, 6), 0.5), [*WORDS, *"def"], title="a title")
+    ax.plot([], [], label="a line")
+    fig.legend(loc="outside lower center")
+    texts = TEXT.findall(to_svg(fig))
+    assert len(texts) > 72  # every cell, tick label and title
+    cut = [(size, y) for size, y in texts if float(y) < 0.7 * float(size)]
+    assert not cut, f"text above the top edge (font size, baseline): {cut}"
