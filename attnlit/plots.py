@@ -8,6 +8,7 @@ import matplotlib
 from matplotlib.axes import Axes
 from matplotlib.colors import to_rgba
 from matplotlib.figure import Figure
+from matplotlib.layout_engine import ConstrainedLayoutEngine
 from matplotlib.patches import Rectangle
 import re
 import torch
@@ -157,3 +158,8 @@ def flow(
     ax.set(xlim=(min(xs) - 0.5, max(xs) + 0.5),
            ylim=(min(ys) - 0.5, max(ys) + 0.5))
     ax.set_axis_off()
+    engine = ax.get_figure(root=True).get_layout_engine()
+    if isinstance(engine, ConstrainedLayoutEngine):
+        # The layout fits the text, not its frame: leave room for the frame.
+        pad = 0.04 + (0.4 * fontsize + 2) / 72  # inches
+        engine.set(w_pad=pad, h_pad=pad)

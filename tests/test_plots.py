@@ -78,3 +78,19 @@ def test_svg_text_stays_inside_the_figure():
     assert len(texts) > 72  # every cell, tick label and title
     cut = [(size, y) for size, y in texts if float(y) < 0.7 * float(size)]
     assert not cut, f"text above the top edge (font size, baseline): {cut}"
+
+
+def test_flow_keeps_every_frame_inside_the_figure():
+    """Constrained layout fits a box's text; the frame around it must fit too."""
+    fig = Figure(figsize=(3, 1.5), layout="constrained")
+    ax = fig.subplots()  # the texts reach past the axes: the layout must fit them
+    flow(ax, [(-1, 0, "a wide box on the left"), (1, 0, "a wide box on the right"),
+              (0, 1, "a box on top")], links=[(2, 0), (2, 1)])
+    fig.draw_without_rendering()
+    frames = [text.get_bbox_patch().get_window_extent() for text in ax.texts
+              if text.get_bbox_patch()]
+    edge = fig.bbox
+    outside = [frame.bounds for frame in frames
+               if frame.x0 < edge.x0 or frame.y0 < edge.y0
+               or frame.x1 > edge.x1 or frame.y1 > edge.y1]
+    assert not outside, f"frames beyond the figure {edge.bounds}: {outside}"
