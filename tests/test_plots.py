@@ -1,0 +1,96 @@
+"""The drawing helpers of attnlit.plots: what they draw, and the inputs they refuse."""
+
+import re
+
+import pytest
+import torch
+from matplotlib.figure import Figure
+from matplotlib.patches import Rectangle
+
+from attnlit.plots import flow, heatmap, to_svg
+
+WORDS = ["a", "b", "c"]
+TEXT = re.compile(r'<text style="font-size: ([\d.]+)px[^"]*" x="[\d.-]+" y="([\d.-]+)"')
+FUTURE = torch.triu(torch.ones(3, 3, dtype=torch.bool), diagonal=1)
+
+
+def test_flow_arrows_stop_at_the_boxes():
+    fig = Figure(figsize=(4, 1), layout="constrained")
+    ax = fig.subplots()
+    flow(ax, [(0, 0, "left box"), (2, 0, "right box")], links=[(0, 1)], highlight={1})
+    fig.draw_without_rendering()
+    boxes = [text.get_bbox_patch() for text in ax.texts if text.get_bbox_patch()]
+    left, right = (box.get_window_extent() for box in boxes)
+    (arrow,) = [text.arrow_patch for text in ax.texts if getattr(text, "arrow_patch", None)]
+    path = arrow.get_path().transformed(arrow.get_transform())
+    xs = [vertex[0] for vertex, code in path.iter_segments() if code != path.CLOSEPOLY]
+    assert left.x1 <= min(xs) and max(xs) <= right.x0  # not under the boxes' text
+    assert max(xs) - min(xs) > 0.5 * (right.x0 - left.x1)  # but it spans the gap
+    assert "#000000" not in to_svg(fig)  # boxes and arrows are ink: currentColor
+
+
+@pytest.mark.parametrize(
+    ("boxes", "links", "highlight", "error", "message"),
+    [
+        ([(0, 0)], (), (), ValueError, r"boxes\[0\] must be \(x, y, text\), got \(0, 0\)"),
+        ([(0, 0, "a"), "xyz"], (), (), ValueError, r"boxes\[1\] must be \(x, y, text\)"),
+        ([(0, 0, 1.5)], (), (), TypeError, r"boxes\[0\] text must be a str, got 1.5"),
+        ([(0, 0, "a")], [(0,)], (), ValueError, r"links\[0\] must be \(i, j\), got \(0,\)"),
+        ([(0, 0, "a"), (1, 0, "b")], [(0, 2)], (), ValueError,
+         r"links refers to box 2, but len\(boxes\) is 2"),
+        ([(0, 0, "a")], [(-1, 0)], (), ValueError, r"links refers to box -1"),
+        ([(0, 0, "a")], (), {3}, ValueError, r"highlight refers to box 3, but len\(boxes\) is 1"),
+    ],
+)
+def test_flow_refuses_bad_input(boxes, links, highlight, error, message):
+    with pytest.raises(error, match=message):
+        flow(Figure().subplots(), boxes, links, highlight)
+
+
+def test_heatmap_leaves_masked_cells_blank_and_hatched():
+    ax = Figure().subplots()
+    heatmap(ax, torch.full((3, 3), 0.5), WORDS, masked=FUTURE)
+    numbers = {(round(t.get_position()[1]), round(t.get_position()[0])) for t in ax.texts}
+    assert numbers == {(row, col) for row in range(3) for col in range(row + 1)}
+    hatched = [patch for patch in ax.patches if isinstance(patch, Rectangle) and patch.get_hatch()]
+    assert len(hatched) == int(FUTURE.sum())
+
+
+def test_heatmap_without_mask_writes_every_cell():
+    ax = Figure().subplots()
+    heatmap(ax, torch.full((3, 3), 0.5), WORDS)
+    assert len(ax.texts) == 9 and not ax.patches
+
+
+def test_heatmap_refuses_a_mask_of_the_wrong_shape():
+    with pytest.raises(ValueError, match=r"masked must have shape \(3, 3\), got \(2, 3\)"):
+        heatmap(Figure().subplots(), torch.full((3, 3), 0.5), WORDS, masked=FUTURE[:2])
+
+
+def test_svg_text_stays_inside_the_figure():
+    """Two heatmaps and a legend below: a first layout pass put the titles above the top."""
+    fig = Figure(figsize=(8, 4.3), layout="constrained")
+    for ax in fig.subplots(1, 2):
+        heatmap(ax, torch.full((6, 6), 0.5), [*WORDS, *"def"], title="a title")
+    ax.plot([], [], label="a line")
+    fig.legend(loc="outside lower center")
+    texts = TEXT.findall(to_svg(fig))
+    assert len(texts) > 72  # every cell, tick label and title
+    cut = [(size, y) for size, y in texts if float(y) < 0.7 * float(size)]
+    assert not cut, f"text above the top edge (font size, baseline): {cut}"
+
+
+def test_flow_keeps_every_frame_inside_the_figure():
+    """Constrained layout fits a box's text; the frame around it must fit too."""
+    fig = Figure(figsize=(3, 1.5), layout="constrained")
+    ax = fig.subplots()  # the texts reach past the axes: the layout must fit them
+    flow(ax, [(-1, 0, "a wide box on the left"), (1, 0, "a wide box on the right"),
+              (0, 1, "a box on top")], links=[(2, 0), (2, 1)])
+    fig.draw_without_rendering()
+    frames = [text.get_bbox_patch().get_window_extent() for text in ax.texts
+              if text.get_bbox_patch()]
+    edge = fig.bbox
+    outside = [frame.bounds for frame in frames
+               if frame.x0 < edge.x0 or frame.y0 < edge.y0
+               or frame.x1 > edge.x1 or frame.y1 > edge.y1]
+    assert not outside, f"frames beyond the figure {edge.bounds}: {outside}"
