@@ -131,3 +131,16 @@ def test_a_figure_marker_above_a_differently_indented_block_fails():
     markdown = "!!! note\n\n    <!-- figure: A line. -->\n```python\nfig = None\n```\n"
     with pytest.raises(PluginError, match="chapter.md:3: a figure marker must sit right above"):
         mkdocs_hooks.on_page_markdown(markdown, PAGE)
+
+
+def test_a_drawn_figure_is_cached_by_its_code(tmp_path, monkeypatch):
+    monkeypatch.setattr(mkdocs_hooks, "FIGURES", tmp_path / "figures")
+    runs = tmp_path / "runs"
+    code = FIGURE_PAGE.format(extra="").split("```python\n")[1].split("```")[0]
+    counted = f"import pathlib\nrun = pathlib.Path({str(runs)!r})\n" \
+              "run.write_text(run.read_text() + 'x' if run.exists() else 'x')\n" + code
+    first = mkdocs_hooks.draw(counted, "chapter.md:3")
+    assert mkdocs_hooks.draw(counted, "chapter.md:3") == first and runs.read_text() == "x"
+    mkdocs_hooks.draw(counted.replace("[0, 1], [0, 1]", "[0, 1], [1, 0]"), "chapter.md:3")
+    mkdocs_hooks.draw(counted, "chapter.md:9")  # another place: other element ids
+    assert runs.read_text() == "xxx"

@@ -1,10 +1,11 @@
-"""Where mkdocs-jupyter keeps the executed labs: a folder named after what their outputs depend on.
+"""Where the build keeps what it computed: folders named after what their contents depend on.
 
-mkdocs-jupyter keys its cache on each notebook's own text. A lab's outputs also depend on the
-attnlit package and on the pinned environment, so the folder's name is a digest of those:
-change either and the labs run again. The Makefile and the tests both use this folder.
+mkdocs-jupyter keys its cache of executed labs on each notebook's own text, and the figure
+hook keys each drawn SVG on the figure's code. Both also depend on the attnlit package and
+on the pinned environment, so their folders are named after a digest of those: change
+either and everything is computed again. The Makefile, the hooks and the tests use these.
 
-    python3 tools/cache_key.py   # prints the folder, relative to the repository
+    python3 tools/cache_key.py   # prints the notebook cache folder, relative to the repository
 """
 
 import hashlib
@@ -14,14 +15,24 @@ ROOT = Path(__file__).resolve().parent.parent
 INPUTS = ("requirements.txt", "constraints.txt")
 
 
-def notebook_cache(root: Path = ROOT) -> Path:
-    """The cache folder for the current attnlit code and pinned environment."""
-    digest = hashlib.sha1()
+def digest(root: Path = ROOT) -> str:
+    """A short digest of the attnlit package and the pinned environment."""
+    sha = hashlib.sha1()
     package = [p for p in sorted((root / "attnlit").rglob("*"))
                if p.is_file() and "__pycache__" not in p.parts]
     for path in package + [root / name for name in INPUTS if (root / name).exists()]:
-        digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes())
-    return root / ".cache" / "mkdocs-jupyter" / digest.hexdigest()[:12]
+        sha.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes())
+    return sha.hexdigest()[:12]
+
+
+def notebook_cache(root: Path = ROOT) -> Path:
+    """The executed-lab cache for the current attnlit code and pinned environment."""
+    return root / ".cache" / "mkdocs-jupyter" / digest(root)
+
+
+def figure_cache(root: Path = ROOT) -> Path:
+    """The drawn-figure cache for the current attnlit code and pinned environment."""
+    return root / ".cache" / "figures" / digest(root)
 
 
 if __name__ == "__main__":

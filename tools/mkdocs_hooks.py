@@ -1,7 +1,9 @@
 """MkDocs hooks: block titles, figures, MathML, light notebook pages, a notebook per page."""
 
+import hashlib
 import html
 import logging
+import os
 import re
 import sys
 import textwrap
@@ -13,6 +15,7 @@ from mkdocs.exceptions import PluginError
 
 sys.path.insert(0, str(Path(__file__).parent))
 # One reading of markers and fences, shared with the tangler and the notebook converter.
+from cache_key import figure_cache  # noqa: E402
 from notebooks import chapter_notebook, lab_notebook  # noqa: E402
 from tangle import FIGURE, MARKER, OUTPUT, TangleError, fences  # noqa: E402
 
@@ -42,9 +45,25 @@ OUTPUT_AREA = '<div class="jp-OutputArea jp-Cell-outputArea">'  # printed text a
 DISPLAY_TEX = re.compile(r"\$\$(.+?)\$\$", re.DOTALL)
 INLINE_TEX = re.compile(r"\$([^$\n]+?)\$")
 svgs: dict[str, str] = {}  # slot key -> drawn SVG, from on_page_markdown to on_page_content
+# Drawn SVGs by figure code, for this attnlit and environment: a warm build draws nothing.
+FIGURES = figure_cache(Path(__file__).resolve().parent.parent)
 
 
 def draw(code: str, key: str) -> str:
+    """Run a figure block in a fresh namespace and return its `fig` as inline SVG (cached)."""
+    name = hashlib.sha1("\0".join([key, code]).encode()).hexdigest()
+    cached = FIGURES / f"{name}.svg"
+    if cached.exists():
+        return cached.read_text(encoding="utf-8")
+    svg = render(code, key)
+    cached.parent.mkdir(parents=True, exist_ok=True)
+    partial = cached.with_suffix(f".{os.getpid()}.part")  # two builds may draw at once
+    partial.write_text(svg, encoding="utf-8")
+    partial.replace(cached)
+    return svg
+
+
+def render(code: str, key: str) -> str:
     """Run a figure block in a fresh namespace and return its `fig` as inline SVG."""
     from matplotlib.figure import Figure
 

@@ -70,11 +70,18 @@ def chapter_notebook(markdown: str, name: str) -> nbformat.NotebookNode:
             text.append(dedent(line))
         i += 1
     flush()
-    return new_notebook(cells=cells, metadata=KERNEL)
+    return numbered(new_notebook(cells=cells, metadata=KERNEL))
 
 
 def lab_notebook(path: Path) -> nbformat.NotebookNode:
     """A lab's percent script as a notebook."""
     notebook = jupytext.read(path)
     notebook.metadata = KERNEL
+    return numbered(notebook)
+
+
+def numbered(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
+    """Cell ids by position, not random: the same page always gives the same file."""
+    for number, cell in enumerate(notebook.cells, start=1):
+        cell.id = f"cell-{number}"
     return notebook
