@@ -5,9 +5,6 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 export NO_MKDOCS_2_WARNING := 1
-# Executed labs are cached by their own text only: key the cache on attnlit's code and the
-# pinned environment too, so that a change there never serves stale lab outputs.
-export MKDOCS_JUPYTER_CACHE := $(shell $(PYTHON) tools/cache_key.py)
 
 .PHONY: serve test tangle build bench lock clean
 

@@ -14,7 +14,6 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 
 import alone  # noqa: E402
-from cache_key import notebook_cache  # noqa: E402
 
 BUILDS = pytest.StashKey[dict]()
 RUNNER = pytest.StashKey[alone.Runner]()
@@ -27,9 +26,16 @@ ALONE_USERS = ("test_alone.py", "test_notebooks.py")
 BROKEN_PAGE = "# A page\n\nSee [nowhere](#no-such-anchor).\n"
 
 
-def start_build(config_dir: Path, out: Path, cache: Path) -> subprocess.Popen:
-    """`mkdocs build --strict` of config_dir into out/site, in the background."""
-    env = dict(os.environ, MKDOCS_JUPYTER_CACHE=str(cache), NO_MKDOCS_2_WARNING="1")
+def start_build(config_dir: Path, out: Path, cache: Path | None = None) -> subprocess.Popen:
+    """`mkdocs build --strict` of config_dir into out/site, in the background.
+
+    Executed labs and drawn figures come from `cache`, or from the folders that `make
+    serve` uses, keyed on attnlit's code and the pinned environment (tools/cache_key.py).
+    """
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
+    env.pop("ATTNLIT_CACHE", None)
+    if cache is not None:
+        env["ATTNLIT_CACHE"] = str(cache)
     out.mkdir(parents=True, exist_ok=True)
     with open(out / "build.log", "w") as log:  # a file, not a pipe: a full pipe would block
         return subprocess.Popen(
@@ -82,9 +88,9 @@ def interrupts_deferred():
 def pytest_sessionstart(session):
     """Start the site builds and the code run alone now, beside the code blocks.
 
-    The real site builds with the notebook cache that `make` uses, keyed on attnlit's code
-    and the pinned environment (tools/cache_key.py): labs are executed again whenever
-    something they depend on changes, and a fresh clone builds cold.
+    The real site builds with the caches that `make serve` uses, keyed on attnlit's code and
+    the pinned environment (tools/cache_key.py): labs run and figures are drawn again
+    whenever something they depend on changes, and a fresh clone builds cold.
     """
     with interrupts_deferred():
         start_background(session)
@@ -98,7 +104,7 @@ def start_background(session) -> None:
         return
     scratch = session.config.stash[SCRATCH] = Path(tempfile.mkdtemp(prefix="attnlit-builds-"))
     builds = session.config.stash[BUILDS] = {}  # filled as they start: all are stopped
-    builds["site"] = start_build(ROOT, scratch / "site", notebook_cache(ROOT)), scratch / "site"
+    builds["site"] = start_build(ROOT, scratch / "site"), scratch / "site"
     broken = broken_copy(scratch / "broken")
     builds["broken"] = start_build(broken, scratch / "broken-out", scratch / "broken-cache"), scratch / "broken-out"
 

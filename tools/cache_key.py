@@ -3,12 +3,12 @@
 mkdocs-jupyter keys its cache of executed labs on each notebook's own text, and the figure
 hook keys each drawn SVG on the figure's code. Both also depend on the attnlit package and
 on the pinned environment, so their folders are named after a digest of those: change
-either and everything is computed again. The Makefile, the hooks and the tests use these.
-
-    python3 tools/cache_key.py   # prints the notebook cache folder, relative to the repository
+either and everything is computed again. Both live under .cache/, or under the folder that
+the environment variable ATTNLIT_CACHE names (a throwaway folder builds cold).
 """
 
 import hashlib
+import os
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -25,15 +25,7 @@ def digest(root: Path = ROOT) -> str:
     return sha.hexdigest()[:12]
 
 
-def notebook_cache(root: Path = ROOT) -> Path:
-    """The executed-lab cache for the current attnlit code and pinned environment."""
-    return root / ".cache" / "mkdocs-jupyter" / digest(root)
-
-
-def figure_cache(root: Path = ROOT) -> Path:
-    """The drawn-figure cache for the current attnlit code and pinned environment."""
-    return root / ".cache" / "figures" / digest(root)
-
-
-if __name__ == "__main__":
-    print(notebook_cache().relative_to(ROOT).as_posix())
+def cache(kind: str, root: Path = ROOT) -> Path:
+    """The folder for one kind of cache ("mkdocs-jupyter", "figures") of this attnlit."""
+    base = Path(os.environ["ATTNLIT_CACHE"]) if os.environ.get("ATTNLIT_CACHE") else root / ".cache"
+    return base / kind / digest(root)

@@ -15,7 +15,7 @@ from mkdocs.exceptions import PluginError
 
 sys.path.insert(0, str(Path(__file__).parent))
 # One reading of markers and fences, shared with the tangler and the notebook converter.
-from cache_key import figure_cache  # noqa: E402
+from cache_key import cache  # noqa: E402
 from notebooks import chapter_notebook, lab_notebook  # noqa: E402
 from tangle import FIGURE, MARKER, OUTPUT, TangleError, fences  # noqa: E402
 
@@ -45,8 +45,20 @@ OUTPUT_AREA = '<div class="jp-OutputArea jp-Cell-outputArea">'  # printed text a
 DISPLAY_TEX = re.compile(r"\$\$(.+?)\$\$", re.DOTALL)
 INLINE_TEX = re.compile(r"\$([^$\n]+?)\$")
 svgs: dict[str, str] = {}  # slot key -> drawn SVG, from on_page_markdown to on_page_content
+ROOT = Path(__file__).resolve().parent.parent
 # Drawn SVGs by figure code, for this attnlit and environment: a warm build draws nothing.
-FIGURES = figure_cache(Path(__file__).resolve().parent.parent)
+FIGURES = cache("figures", ROOT)
+
+
+def on_config(config, **kwargs):
+    """Key mkdocs-jupyter's cache of executed labs on attnlit and the pinned environment.
+
+    The plugin keys it on each notebook's text only; a lab's outputs depend on attnlit too.
+    """
+    plugin = config.plugins.get("mkdocs-jupyter")
+    if plugin is not None:
+        plugin.config["cache_dir"] = str(cache("mkdocs-jupyter", ROOT))
+    return config
 
 
 def draw(code: str, key: str) -> str:
