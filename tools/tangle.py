@@ -46,6 +46,7 @@ MODULES = (
     "attnlit/bench/__init__.py",
     "attnlit/scaling.py",
     "attnlit/plots.py",
+    "attnlit/positions.py",
 )
 
 MARKER = re.compile(r"^(?P<indent>\s*)<!-- tangle: (?P<module>\S+) -->\s*$")
