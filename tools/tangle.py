@@ -43,7 +43,9 @@ MODULES = (
     "attnlit/causal.py",
     "attnlit/multihead.py",
     "attnlit/fused.py",
+    "attnlit/flash.py",
     "attnlit/bench/__init__.py",
+    "attnlit/bench/flash/__init__.py",
     "attnlit/scaling.py",
     "attnlit/plots.py",
 )
