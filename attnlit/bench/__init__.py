@@ -191,18 +191,28 @@ def milliseconds(seconds: float | str) -> str:
     return f"{ms:.2f}" if ms >= 0.01 else f"{ms:.1e}"
 
 
-def write(rows: list[dict], out: Path, args: argparse.Namespace) -> None:
-    out.mkdir(parents=True, exist_ok=True)
-    with open(out / f"{args.device}.csv", "w", newline="") as table:
+def write_csv(rows: list[dict], path: Path) -> None:
+    """The rows as CSV, raw numbers, one column per key of the first row."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "w", newline="") as table:
         writer = csv.DictWriter(table, fieldnames=list(rows[0]))
         writer.writeheader()
         writer.writerows(rows)
-    machine = f"{platform.machine()}, {os.cpu_count()} cores"
-    if args.device == "cuda":
-        machine += f", {torch.cuda.get_device_name()}"
+
+
+def machine(device: str) -> str:
+    """The date, torch and the machine, for the first line of a report."""
+    where = f"{platform.machine()}, {os.cpu_count()} cores"
+    if device == "cuda":
+        where += f", {torch.cuda.get_device_name()}"
+    return (f"Measured on {datetime.date.today()} with torch "
+            f"{torch.__version__} on {where}")
+
+
+def write(rows: list[dict], out: Path, args: argparse.Namespace) -> None:
+    write_csv(rows, out / f"{args.device}.csv")
     lines = [
-        f"Measured on {datetime.date.today()} with torch {torch.__version__} "
-        f"on {machine}; "
+        f"{machine(args.device)}; "
         f"batch {args.batch}, width {args.width}, {args.heads} heads, "
         f"median of {args.repeats} runs.",
         "",
@@ -217,9 +227,9 @@ def write(rows: list[dict], out: Path, args: argparse.Namespace) -> None:
     (out / f"{args.device}.md").write_text("\n".join(lines) + "\n")
 
 
-def results(device: str = "cpu") -> list[dict]:
-    """The shipped measurements: one dict per row, numbers as numbers."""
-    text = files("attnlit.bench").joinpath(f"results/{device}.csv").read_text()
+def results(name: str = "cpu") -> list[dict]:
+    """The shipped results `name`.csv: a dict per row, numbers as numbers."""
+    text = files("attnlit.bench").joinpath(f"results/{name}.csv").read_text()
     rows = list(csv.DictReader(text.splitlines()))
     for row in rows:
         row["n"] = int(row["n"])
