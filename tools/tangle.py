@@ -46,6 +46,8 @@ MODULES = (
     "attnlit/bench/__init__.py",
     "attnlit/scaling.py",
     "attnlit/plots.py",
+    "attnlit/gpt.py",
+    "attnlit/train/__init__.py",
 )
 
 MARKER = re.compile(r"^(?P<indent>\s*)<!-- tangle: (?P<module>\S+) -->\s*$")
