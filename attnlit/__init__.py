@@ -5,6 +5,7 @@ Every other module in this package is generated from docs/ by `make tangle`; edi
 
 from attnlit.causal import CausalAttention
 from attnlit.fused import FusedMultiHeadAttention
+from attnlit.gpt import TinyGPT
 from attnlit.multihead import MultiHeadAttention, MultiHeadAttentionWrapper
 from attnlit.self_attention import SelfAttentionV1, SelfAttentionV2
 
@@ -15,4 +16,5 @@ __all__ = [
     "MultiHeadAttentionWrapper",
     "SelfAttentionV1",
     "SelfAttentionV2",
+    "TinyGPT",
 ]

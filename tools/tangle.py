@@ -49,6 +49,8 @@ MODULES = (
     "attnlit/scaling.py",
     "attnlit/plots.py",
     "attnlit/positions.py",
+    "attnlit/gpt.py",
+    "attnlit/train/__init__.py",
 )
 
 MARKER = re.compile(r"^(?P<indent>\s*)<!-- tangle: (?P<module>\S+) -->\s*$")

@@ -3,14 +3,15 @@
 #
 # Every stage of the guide's attention, drawn as a heatmap for one sentence: plain dot
 # products (chapter 1), learned queries and keys (chapter 3), the causal mask (chapter 5),
-# dropout (chapter 6) and two heads (chapter 7). Rows are queries, columns keys.
+# dropout (chapter 6) and two heads (chapter 7), all with random weights; then the heads
+# of a trained model (chapter 10). Rows are queries, columns keys.
 #
 # Change `sentence` or `seed` below, then run all cells. The book's sentence uses the book's
 # embeddings; any other sentence gets random 3-D embeddings drawn from the seed.
 
 # %%
 import torch
-from IPython.display import SVG, display
+from IPython.display import HTML, display
 from matplotlib.figure import Figure
 from torch import nn
 
@@ -36,7 +37,7 @@ def show(panels: dict[str, torch.Tensor], name: str) -> None:
     axes = fig.subplots(1, len(panels), squeeze=False)[0]
     for ax, (title, weights) in zip(axes, panels.items()):
         heatmap(ax, weights, words, title=title)
-    display(SVG(to_svg(fig, name=name)))
+    display(HTML(to_svg(fig, name=name)))
 
 
 print(n, "tokens:", words)
@@ -103,3 +104,74 @@ mha.dropout.register_forward_hook(
 )
 mha(inputs[None])
 show({f"head {h + 1}": caught[0][h] for h in range(2)}, "heads")
+
+# %% [markdown]
+# ## A trained model (chapter 10)
+#
+# Every weight above is random. Chapter 10 trains a small GPT, two layers of two heads, to
+# continue a repeated stretch of tokens; it has a previous-token head (0.0) and two
+# induction heads (1.0, 1.1). It was trained on random token ids from 0 to 255, which can
+# stand for bytes: any ASCII text of up to 32 characters is something it can read. Type a
+# `text` that repeats itself, or set `text = ""` to draw `length` random tokens from
+# `seed` and repeat them. Head `l.h` is head `h` of layer `l`, counted from 0.
+
+# %%
+from attnlit.gpt import load_trained
+
+text = "journey starts; journey starts"
+length = 12  # used when text is empty: this many random tokens, then again
+seed = 123
+
+model = load_trained()
+if text:
+    ids = torch.tensor(list(text.encode()))    # one byte, one token id
+else:
+    torch.manual_seed(seed)
+    first = torch.randint(model.vocab_size, (length,))
+    ids = torch.cat([first, first])
+n = len(ids)
+
+
+def label(token: int) -> str:
+    """A token as text shows it: a character (␣ for space, · if unprintable)."""
+    if not text:
+        return str(token)
+    char = chr(token)
+    return "␣" if char == " " else char if char.isprintable() else "·"
+
+
+labels = [label(token) for token in ids.tolist()]
+weights = model.attention_weights(ids[None])   # 2 x (1, h, n, n)
+
+fig = Figure(figsize=(8, 7.6), layout="constrained")
+axes = fig.subplots(2, 2)
+for (layer, head), ax in zip([(0, 0), (0, 1), (1, 0), (1, 1)], axes.flat):
+    image = ax.imshow(weights[layer][0, head].numpy(), cmap="Blues", vmin=0,
+                      vmax=1, interpolation="none")
+    ax.set_title(f"head {layer}.{head}")
+    ax.set_xticks(range(n) if layer == 1 else [])  # labels outside only
+    ax.set_yticks(range(n) if head == 0 else [])
+    ax.tick_params(length=0, labelsize=7)
+for ax in axes[1]:
+    ax.set_xticklabels(labels, rotation=90)
+    ax.set_xlabel("key")
+for ax in axes[:, 0]:
+    ax.set_yticklabels(labels)
+    ax.set_ylabel("query")
+fig.colorbar(image, ax=axes, shrink=0.5, label="attention weight")
+display(HTML(to_svg(fig, name="trained")))
+
+# %% [markdown]
+# Head 0.0 looks one token back. In the repeat, heads 1.0 and 1.1 look at the token that
+# followed the earlier occurrence of the current one, and split their weight where the
+# current token occurred more than once. Below, the model's greedy guess of each next
+# token, ticked where it is right: before the repeat, nothing can be predicted and the
+# guesses are whatever the heads point at; in the repeat, the model copies.
+
+# %%
+with torch.no_grad():
+    guesses = model(ids[None]).argmax(dim=-1)[0]   # (n,)
+for m in range(n - 1):
+    right = "  ✓" if guesses[m] == ids[m + 1] else ""
+    print(f"{m:2} {labels[m]:>3} -> guess {label(guesses[m].item()):>3}, "
+          f"next {labels[m + 1]:>3}{right}")

@@ -1,0 +1,127 @@
+"""TinyGPT (chapter 10): its checks, the weights it reports, and switching heads off."""
+
+import pytest
+import torch
+
+from attnlit.gpt import TinyGPT, ablate
+
+
+@pytest.fixture
+def model():
+    torch.manual_seed(0)
+    return TinyGPT(vocab_size=50, context_length=12, d_model=16, num_heads=4, num_layers=2).eval()
+
+
+def test_logits_have_one_score_per_token_of_the_vocabulary(model):
+    assert model(torch.randint(50, (3, 12))).shape == (3, 12, 50)
+    assert model(torch.randint(50, (2, 5))).shape == (2, 5, 50)
+    assert model.vocab_size == 50 and model.context_length == 12
+
+
+def test_a_position_sees_only_its_past(model):
+    idx = torch.randint(50, (1, 12))
+    changed = idx.clone()
+    changed[0, 7:] = (changed[0, 7:] + 1) % 50  # change the future of position 6
+    assert torch.allclose(model(idx)[0, :7], model(changed)[0, :7], atol=1e-6)
+    assert not torch.allclose(model(idx)[0, 7:], model(changed)[0, 7:])
+
+
+@pytest.mark.parametrize("idx, error, message", [
+    (torch.zeros(1, 13, dtype=torch.long), ValueError, "13 tokens, more than context_length=12"),
+    (torch.tensor([[0, 50]]), ValueError, "from 0 to 50, outside 0..49"),
+    (torch.tensor([[-1, 3]]), ValueError, "from -1 to 3, outside 0..49"),
+    (torch.zeros(4, dtype=torch.long), ValueError, r"idx must have shape \(batch, num_tokens\), got \(4,\)"),
+    (torch.zeros(1, 4), TypeError, "idx must be a LongTensor, got torch.float32"),
+    ([[1, 2]], TypeError, "idx must be a LongTensor, got <class 'list'>"),
+])
+def test_bad_token_ids_are_refused_by_name(model, idx, error, message):
+    with pytest.raises(error, match=message):
+        model(idx)
+
+
+@pytest.mark.parametrize("kwargs, error, message", [
+    ({"num_layers": 0}, ValueError, "num_layers must be positive"),
+    ({"vocab_size": 2.5}, TypeError, "vocab_size must be an integer"),
+    ({"num_heads": 3}, ValueError, "d_out must be divisible by num_heads"),
+    ({"dropout": 1.0}, ValueError, r"dropout must be in \[0, 1\)"),
+])
+def test_bad_sizes_are_refused(kwargs, error, message):
+    sizes = {"vocab_size": 10, "context_length": 8, "d_model": 16, "num_heads": 2, "num_layers": 1}
+    with pytest.raises(error, match=message):
+        TinyGPT(**{**sizes, **kwargs})
+
+
+def test_attention_weights_are_softmax_rows_one_tensor_per_layer(model):
+    weights = model.attention_weights(torch.randint(50, (3, 9)))
+    assert [tuple(w.shape) for w in weights] == [(3, 4, 9, 9)] * 2
+    assert all(torch.allclose(w.sum(-1), torch.ones(3, 4, 9)) for w in weights)
+    assert all((w.triu(1) == 0).all() for w in weights)  # causal
+    assert not any(block.att.dropout._forward_hooks for block in model.trf_blocks)
+
+
+def test_attention_weights_in_training_are_the_dropped_out_weights_the_layer_used():
+    torch.manual_seed(1)
+    model = TinyGPT(50, 12, 16, num_heads=4, num_layers=2, dropout=0.5).train()
+    att = model.trf_blocks[1].att
+    seen = {}
+    att.W_value.register_forward_hook(lambda m, a, out: seen.update(values=out))
+    att.out_proj.register_forward_pre_hook(lambda m, a: seen.update(received=a[0]))
+    weights = model.attention_weights(torch.randint(50, (2, 10)))[1]
+    assert (weights == 0).any() and weights.max() > 1  # dropped and rescaled by 1 / (1 - p)
+    context = weights @ att.split_heads(seen["values"])
+    assert torch.equal(context.transpose(1, 2).reshape(2, 10, 16), seen["received"])
+
+
+def test_attention_weights_removes_its_hooks_when_the_model_fails(model):
+    with pytest.raises(ValueError):
+        model.attention_weights(torch.full((1, 3), 99))
+    assert not any(block.att.dropout._forward_hooks for block in model.trf_blocks)
+
+
+def test_ablating_a_head_zeroes_its_columns_before_out_proj(model):
+    idx = torch.randint(50, (2, 8))
+    att = model.trf_blocks[1].att
+    received = []  # what out_proj computed with, after every pre-hook
+    att.out_proj.register_forward_hook(lambda m, a, out: received.append(a[0]))
+    with torch.no_grad():
+        model(idx)
+        with ablate(model, [(1, 2), (0, 0)]):
+            model(idx)
+    normal, ablated = received
+    hd = att.head_dim
+    assert (ablated[..., 2 * hd:3 * hd] == 0).all()
+    keep = torch.ones(att.d_out, dtype=torch.bool)
+    keep[2 * hd:3 * hd] = False
+    assert not torch.equal(normal[..., keep], ablated[..., keep])  # layer 0's head 0 was off too
+
+
+def test_ablating_every_head_of_a_layer_leaves_only_the_bias(model):
+    att = model.trf_blocks[0].att
+    outputs = []
+    att.register_forward_hook(lambda m, a, out: outputs.append(out))
+    with ablate(model, [(0, head) for head in range(4)]):
+        model(torch.randint(50, (1, 6)))
+    assert torch.allclose(outputs[0], att.out_proj.bias.expand(1, 6, 16))
+
+
+def test_ablate_restores_the_model_even_after_an_error(model):
+    idx = torch.randint(50, (1, 6))
+    before = model(idx)
+    with pytest.raises(RuntimeError, match="inside"):
+        with ablate(model, [(1, 1)]):
+            assert not torch.equal(model(idx), before)
+            raise RuntimeError("inside")
+    assert torch.equal(model(idx), before)
+    assert not any(block.att.out_proj._forward_pre_hooks for block in model.trf_blocks)
+
+
+@pytest.mark.parametrize("heads, message", [
+    ([(2, 0)], "heads: no layer 2 in a model of 2"),
+    ([(-1, 0)], "heads: no layer -1"),
+    ([(0, 4)], "heads: no head 4 in layer 0 of 4"),
+])
+def test_ablate_refuses_heads_that_do_not_exist(model, heads, message):
+    with pytest.raises(ValueError, match=message):
+        with ablate(model, heads):
+            pass
+    assert not any(block.att.out_proj._forward_pre_hooks for block in model.trf_blocks)

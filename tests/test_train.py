@@ -1,0 +1,157 @@
+"""Chapter 10's task, training command and shipped model: it copies, with the heads the page names."""
+
+import csv
+import os
+import shutil
+import subprocess
+import sys
+from importlib.resources import files
+from pathlib import Path
+
+import pytest
+import torch
+import torch.nn.functional as F
+
+from attnlit import train
+from attnlit.gpt import TinyGPT, ablate, load_trained
+from attnlit.train import IGNORE, copy_accuracy, head_scores, induction_batch
+
+ROOT = Path(__file__).resolve().parent.parent
+TINY = ["--steps", "40", "--vocab", "16", "--context", "16", "--width", "32", "--batch", "16",
+        "--warmup", "4", "--lr", "1e-2"]
+
+
+def test_each_row_repeats_one_stretch_and_targets_only_the_copyable_tokens():
+    tokens, targets = induction_batch(500, 1000, 20, 3, 7, generator=torch.Generator().manual_seed(0))
+    assert tokens.shape == targets.shape == (500, 20) and tokens.dtype == torch.long
+    for row, target in zip(tokens.tolist(), targets.tolist()):
+        scored = [m for m, t in enumerate(target) if t != IGNORE]
+        length = len(scored) + 1
+        assert 3 <= length <= 7 and scored == list(range(scored[0], scored[0] + length - 1))
+        start = scored[0] - length  # the repeat starts at scored[0]
+        assert start >= 0 and row[start:start + length] == row[start + length:start + 2 * length]
+        assert all(target[m] == row[m + 1] == row[m + 1 - length] for m in scored)
+
+
+def test_stretches_of_every_length_start_everywhere_they_fit():
+    _, targets = induction_batch(4000, 50, 16, 2, generator=torch.Generator().manual_seed(0))
+    scored = targets != IGNORE
+    lengths = scored.sum(1) + 1
+    starts = scored.float().argmax(1) - lengths
+    assert set(lengths.tolist()) == set(range(2, 9))
+    for length in (2, 8):
+        assert set(starts[lengths == length].tolist()) == set(range(0, 16 - 2 * length + 1))
+
+
+@pytest.mark.parametrize("lengths", [(0, 4), (5, 4), (2, 9)])
+def test_impossible_lengths_are_refused(lengths):
+    with pytest.raises(ValueError, match="need 1 <= min_length <= max_length <= context_length // 2"):
+        induction_batch(2, 10, 16, *lengths)
+
+
+def test_head_scores_need_rows_whose_second_half_repeats_the_first():
+    model = TinyGPT(10, 8, 8, 2, 1)
+    with pytest.raises(ValueError, match="second half repeats the first"):
+        head_scores(model, torch.tensor([[1, 2, 3, 4, 1, 2, 3, 5]]))
+    previous, induction = head_scores(model, torch.tensor([[1, 2, 3, 4, 1, 2, 3, 4]]))
+    assert previous.shape == induction.shape == (1, 2)
+
+
+def test_training_command_writes_weights_and_log_and_the_loss_falls(tmp_path, capsys):
+    threads = torch.get_num_threads()
+    train.main([*TINY, "--out", str(tmp_path)])
+    assert torch.get_num_threads() == threads  # one thread while training, then as before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["loss.csv", "run.md", "tiny_gpt.pt"]
+    with open(tmp_path / "loss.csv") as log:
+        rows = list(csv.DictReader(log))
+    assert [int(row["step"]) for row in rows] == list(range(40))
+    assert [row["step"] for row in rows if row["induction"]] == ["0", "25"]  # probed every 25
+    seconds = [float(row["seconds"]) for row in rows]
+    assert seconds == sorted(seconds) and 0 < seconds[-1] < 60
+    assert "40 steps of 16 sequences" in capsys.readouterr().out
+    # On the same fresh batch, the trained model's loss is below the untrained model's.
+    trained = load_trained(tmp_path / "tiny_gpt.pt")
+    torch.manual_seed(0)  # the command's default seed: the weights it started from
+    untrained = TinyGPT(16, 16, 32, 2, 2).eval()
+    tokens, targets = induction_batch(400, 16, 16, 4, generator=torch.Generator().manual_seed(9))
+    with torch.no_grad():
+        losses = [F.cross_entropy(model(tokens).flatten(0, 1), targets.flatten()).item()
+                  for model in (untrained, trained)]
+    assert losses[1] < losses[0] - 0.1, losses
+
+
+def test_training_is_seeded(tmp_path):
+    for name in ("a", "b"):
+        train.main([*TINY, "--steps", "5", "--out", str(tmp_path / name)])
+    a, b = (load_trained(tmp_path / name / "tiny_gpt.pt").state_dict() for name in ("a", "b"))
+    assert all(torch.equal(a[key], b[key]) for key in a)
+
+
+@pytest.fixture(scope="module")
+def shipped():
+    model = load_trained()
+    half = model.context_length // 2
+    tokens, targets = induction_batch(1000, model.vocab_size, model.context_length, half,
+                                      generator=torch.Generator().manual_seed(7))
+    return model, tokens, targets
+
+
+def test_shipped_model_copies_any_random_sequence_repeated(shipped):
+    model, tokens, targets = shipped
+    half = model.context_length // 2
+    assert not model.training and torch.equal(tokens[:, :half], tokens[:, half:])
+    assert copy_accuracy(model, tokens, targets) >= 0.95
+
+
+def test_shipped_model_has_the_heads_the_chapter_names(shipped):
+    model, tokens, _ = shipped
+    previous, induction = head_scores(model, tokens[:300])
+    assert previous[0, 0] >= 0.5  # head 0.0: previous token
+    assert induction[1, 0] >= 0.5 and induction[1, 1] >= 0.5  # heads 1.0, 1.1: induction
+    assert previous[1].max() < 0.2 and induction[0].max() < 0.2  # and not the other way round
+
+
+def test_switching_the_induction_heads_off_breaks_the_copying(shipped):
+    model, tokens, targets = shipped
+    full = copy_accuracy(model, tokens, targets)
+    with ablate(model, [(1, 0)]):
+        assert copy_accuracy(model, tokens, targets) < full - 0.05
+    with ablate(model, [(1, 0), (1, 1)]):
+        assert copy_accuracy(model, tokens, targets) < 0.1
+    with ablate(model, [(0, 0)]):
+        assert copy_accuracy(model, tokens, targets) < 0.75
+
+
+def test_shipped_files_are_small_and_consistent():
+    results = files("attnlit.train").joinpath("results")
+    assert results.joinpath("tiny_gpt.pt").stat().st_size <= 2 * 2**20
+    log = train.training_log()
+    assert len(log) == 1200 and log[-1]["loss"] < 1.0 < 5.0 < log[0]["loss"]
+    assert log[0]["induction"] is not None and log[1]["induction"] is None
+    summary = results.joinpath("run.md").read_text()
+    assert summary.startswith("Trained on ") and "1200 steps" in summary
+
+
+def test_an_installed_attnlit_loads_the_trained_model_anywhere(tmp_path):
+    """Build a wheel from the project as it is, install it alone, load the model elsewhere."""
+    source = tmp_path / "source"
+    source.mkdir()
+    for name in ("pyproject.toml", "README.md", "LICENSE"):
+        shutil.copy(ROOT / name, source / name)
+    shutil.copytree(ROOT / "attnlit", source / "attnlit",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "--quiet"]
+    subprocess.run([*pip, "wheel", "--no-deps", "--no-build-isolation", "--wheel-dir",
+                    str(tmp_path / "wheel"), str(source)], check=True, capture_output=True)
+    subprocess.run([*pip, "install", "--no-deps", "--target", str(tmp_path / "site"),
+                    *map(str, (tmp_path / "wheel").glob("*.whl"))], check=True, capture_output=True)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    env = {**os.environ, "PYTHONPATH": str(tmp_path / "site")}
+    code = ("import attnlit, attnlit.gpt as g; m = g.load_trained(); "
+            "print(attnlit.__file__); print(m.training, sum(p.numel() for p in m.parameters()))")
+    done = subprocess.run([sys.executable, "-c", code], cwd=elsewhere, env=env,
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    where, loaded = done.stdout.splitlines()
+    assert where.startswith(str(tmp_path / "site")) and loaded == "False 134528"
