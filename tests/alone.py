@@ -1,12 +1,15 @@
 """Run code as a reader runs it: each job alone, in a new process, in an empty folder.
 
-A fresh interpreter spends about 1.3 s importing torch, and the site has over a hundred
+A fresh interpreter spends about 1.3 s importing torch, and the site has hundreds of
 blocks. So one parent interpreter, started with a plain `python -c` (the path a reader's
 interpreter has: site-packages and an installed attnlit, never this repository), imports torch
 and nothing else, then forks one child per job. Each child starts from that state, as a new
 interpreter would after `import torch`, changes into an empty folder of its own outside the
 repository, runs the job's cells in one fresh namespace and reports what each cell printed.
 Nothing one job does (imports of attnlit, the random state, files) can reach another.
+
+Warnings are errors in the children, as in the rest of the test suite: a warning in a block
+is a bug on the page. Results stream back as the jobs finish.
 """
 
 import json
@@ -25,15 +28,18 @@ import notebooks
 import tangle
 
 PARENT = r'''
-import io, json, os, shutil, sys, tempfile, traceback
+import io, json, os, shutil, sys, tempfile, traceback, warnings
 import torch  # what every job imports first; the fork saves it the 1.3 s
 
 jobs, parallel = json.loads(sys.stdin.read()), int(sys.argv[1])
+torch.set_num_threads(int(sys.argv[2]))  # before any parallel work, so that forks are safe
 scratch, running = tempfile.mkdtemp(prefix="attnlit-alone-"), {}
+report = sys.stdout
 
 
 def run(job, result):
     os.chdir(tempfile.mkdtemp(dir=scratch))  # empty, outside the repository
+    warnings.simplefilter("error")
     namespace, printed, error = {"__name__": "__main__"}, [], None
     for number, cell in enumerate(job["cells"]):
         sys.stdout = io.StringIO()
@@ -50,15 +56,16 @@ def run(job, result):
 
 def reap():
     pid, status = os.wait()
-    number, result = running.pop(pid)
+    name, result = running.pop(pid)
     try:
         with open(result) as file:
-            results[number] = json.load(file)
+            done = json.load(file)
     except (OSError, ValueError):
-        results[number] = {"printed": [], "error": f"the process died (wait status {status})"}
+        done = {"printed": [], "error": f"the process died (wait status {status})"}
+    report.write(json.dumps({"name": name, **done}) + "\n")
+    report.flush()
 
 
-results = [None] * len(jobs)
 for number, job in enumerate(jobs):
     while len(running) >= parallel:
         reap()
@@ -69,11 +76,10 @@ for number, job in enumerate(jobs):
             run(job, result)
         finally:
             os._exit(0)
-    running[pid] = (number, result)
+    running[pid] = (job["name"], result)
 while running:
     reap()
 shutil.rmtree(scratch, ignore_errors=True)
-sys.__stdout__.write(json.dumps(results))
 '''
 
 
@@ -84,34 +90,50 @@ class Job:
 
 
 class Runner:
-    """Start a parent interpreter on the jobs now; collect what they printed later."""
+    """Start a parent interpreter on the jobs now; collect each job's result when it is done."""
 
-    def __init__(self, jobs: list[Job], parallel: int = os.cpu_count() or 1):
+    def __init__(self, jobs: list[Job], parallel: int = os.cpu_count() or 1, threads: int = 1):
+        self.errors = tempfile.TemporaryFile(mode="w+")  # a file: a full pipe would block
         self.process = subprocess.Popen(
-            [sys.executable, "-c", PARENT, str(parallel)], cwd=tempfile.gettempdir(),
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-            start_new_session=True,
+            [sys.executable, "-c", PARENT, str(parallel), str(threads)],
+            cwd=tempfile.gettempdir(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=self.errors, text=True, start_new_session=True,
         )
+        self.done: dict[str, dict] = {}
+        self.finished = threading.Condition()
         payload = json.dumps([{"name": job.name, "cells": job.cells} for job in jobs])
-        self.output: tuple[str, str] | None = None
         # The parent reads its jobs after importing torch: write from a thread, so that a
         # payload bigger than the pipe never blocks the caller.
-        self.thread = threading.Thread(target=self.communicate, args=(payload,), daemon=True)
-        self.thread.start()
+        threading.Thread(target=self.send, args=(payload,), daemon=True).start()
+        threading.Thread(target=self.receive, daemon=True).start()
 
-    def communicate(self, payload: str) -> None:
-        self.output = self.process.communicate(payload)
+    def send(self, payload: str) -> None:
+        try:
+            self.process.stdin.write(payload)
+            self.process.stdin.close()
+        except (BrokenPipeError, ValueError):  # stopped before it read its jobs
+            pass
 
-    def results(self, timeout: float = 600) -> list[dict]:
-        """Each job's {"printed": [stdout of each cell], "error": traceback or None}."""
-        self.thread.join(timeout)
-        if self.output is None:
-            self.stop()
-            raise RuntimeError(f"the jobs did not finish within {timeout:g} s")
-        out, err = self.output
-        if self.process.returncode != 0:
-            raise RuntimeError(f"the parent interpreter failed ({self.process.returncode}):\n{err}")
-        return json.loads(out)
+    def receive(self) -> None:
+        for line in self.process.stdout:
+            result = json.loads(line)
+            with self.finished:
+                self.done[result.pop("name")] = result
+                self.finished.notify_all()
+        self.process.wait()
+        with self.finished:
+            self.finished.notify_all()
+
+    def result(self, name: str, timeout: float = 600) -> dict:
+        """The job's {"printed": [stdout of each cell], "error": traceback or None}."""
+        with self.finished:
+            self.finished.wait_for(lambda: name in self.done or self.process.poll() is not None,
+                                   timeout)
+            if name in self.done:
+                return self.done[name]
+        self.errors.seek(0)
+        state = "still runs" if self.process.poll() is None else f"ended ({self.process.returncode})"
+        raise RuntimeError(f"no result for {name}: the parent interpreter {state}\n{self.errors.read()}")
 
     def stop(self) -> None:
         """Stop the parent and every job it still runs."""
@@ -123,18 +145,14 @@ class Runner:
         self.process.wait()
 
 
-def block_jobs(root: Path) -> dict[str, tuple[Job, str | None]]:
-    """Every ```python block of docs/ and README.md, as pytest-codeblocks reads them.
-
-    Maps "path:line" to (a one-cell job, the asserted output or None).
-    """
-    pages = sorted((root / "docs").rglob("*.md")) + [root / "README.md"]
+def block_jobs(pages: list[Path], root: Path) -> dict[str, tuple[Job, "pytest_codeblocks.CodeBlock"]]:
+    """Every ```python block of these pages, as pytest-codeblocks reads them, by "path:line"."""
     jobs = {}
     for page in pages:
         for block in pytest_codeblocks.extract_from_file(page):
             if block.syntax == "python":
                 name = f"{page.relative_to(root).as_posix()}:{block.lineno}"
-                jobs[name] = (Job(name, [block.code]), block.expected_output)
+                jobs[name] = (Job(name, [block.code]), block)
     return jobs
 
 

@@ -61,7 +61,7 @@ def test_lab_notebook_holds_the_labs_cells(site, page):
 @pytest.mark.parametrize("page", PAGES)
 def test_notebook_runs_top_to_bottom_alone_and_prints_the_page(ran_alone, page):
     """In one namespace, as a kernel runs it, in an empty folder outside the repository."""
-    result = ran_alone[page]
+    result = ran_alone.result(page)
     assert result["error"] is None, f"{page}'s notebook failed:\n{result['error']}"
     if page in CHAPTERS:
         expected = ["".join(o.text for o in cell.outputs) for cell in code_cells(chapter(page))]

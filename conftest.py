@@ -1,5 +1,13 @@
+"""The test session: site builds and code run alone in the background, for every test.
+
+At the repository's root, so that it applies to the code blocks of docs/ and README.md (which
+pytest-codeblocks collects) as well as to tests/.
+"""
+
 import contextlib
+import functools
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -8,20 +16,22 @@ import tempfile
 from pathlib import Path
 
 import pytest
+import pytest_codeblocks
 
-ROOT = Path(__file__).resolve().parent.parent
-# The tangler and the MkDocs hooks are tooling, not part of the attnlit package.
-sys.path.insert(0, str(ROOT / "tools"))
+ROOT = Path(__file__).resolve().parent
+# The tangler and the MkDocs hooks are tooling, not part of the attnlit package; tests/
+# holds the runner of code alone.
+sys.path[:0] = [str(ROOT / "tools"), str(ROOT / "tests")]
 
 import alone  # noqa: E402
 
 BUILDS = pytest.StashKey[dict]()
 RUNNER = pytest.StashKey[alone.Runner]()
 SCRATCH = pytest.StashKey[Path]()
-# The test files that wait for the builds, or for the code run alone; what they wait for starts
-# with the session, and only when one of them may run.
+# The test files that wait for the builds; the builds start with the session, and only when one
+# of them may run. The same goes for the pages whose code blocks run, and for the notebooks.
 BUILD_USERS = ("test_site.py", "test_browser.py", "test_notebooks.py")
-ALONE_USERS = ("test_alone.py", "test_notebooks.py")
+PAGES = sorted((ROOT / "docs").rglob("*.md")) + [ROOT / "README.md"]  # pytest's order
 
 BROKEN_PAGE = "# A page\n\nSee [nowhere](#no-such-anchor).\n"
 
@@ -65,11 +75,10 @@ def broken_copy(where: Path) -> Path:
     return where
 
 
-def wanted(session, names: tuple[str, ...]) -> bool:
-    """Whether the command line names one of these test files, or a folder above one."""
+def wanted(session, files: list[Path]) -> list[Path]:
+    """Those of these files that the command line names, itself or by a folder above it."""
     paths = [Path(arg.split("::")[0]).resolve() for arg in session.config.args]
-    users = [ROOT / "tests" / name for name in names]
-    return any(user == path or path in user.parents for user in users for path in paths)
+    return [file for file in files if any(file == path or path in file.parents for path in paths)]
 
 
 @contextlib.contextmanager
@@ -97,16 +106,42 @@ def pytest_sessionstart(session):
 
 
 def start_background(session) -> None:
-    if wanted(session, ALONE_USERS):
-        jobs = [job for job, _ in [*alone.block_jobs(ROOT).values(), *alone.notebook_jobs(ROOT).values()]]
+    jobs = [job for job, _ in alone.block_jobs(wanted(session, PAGES), ROOT).values()]
+    if wanted(session, [ROOT / "tests" / "test_notebooks.py"]):
+        jobs += [job for job, _ in alone.notebook_jobs(ROOT).values()]
+    if jobs:
         session.config.stash[RUNNER] = alone.Runner(jobs)
-    if not wanted(session, BUILD_USERS):
+    if not wanted(session, [ROOT / "tests" / name for name in BUILD_USERS]):
         return
     scratch = session.config.stash[SCRATCH] = Path(tempfile.mkdtemp(prefix="attnlit-builds-"))
     builds = session.config.stash[BUILDS] = {}  # filled as they start: all are stopped
     builds["site"] = start_build(ROOT, scratch / "site"), scratch / "site"
     broken = broken_copy(scratch / "broken")
     builds["broken"] = start_build(broken, scratch / "broken-out", scratch / "broken-cache"), scratch / "broken-out"
+
+
+def pytest_collection_modifyitems(config, items):
+    """pytest-codeblocks collects the Python blocks; each runs alone (tests/alone.py)."""
+    for item in items:
+        block = getattr(item, "obj", None)
+        if isinstance(block, pytest_codeblocks.CodeBlock) and block.syntax == "python":
+            item.runtest = functools.partial(run_alone, item, block)
+
+
+def run_alone(item, block: pytest_codeblocks.CodeBlock) -> None:
+    """What pytest-codeblocks checks, of the block run alone: it runs, and prints its output."""
+    name = f"{item.path.relative_to(ROOT).as_posix()}:{block.lineno}"
+    result = item.config.stash[RUNNER].result(name)
+    if result["error"] is not None:
+        raise RuntimeError(f"{name}: the block failed, run alone:\n{result['error']}")
+    printed, expected = result["printed"][0], block.expected_output
+    if expected is None:
+        return
+    if block.expected_output_ignore_whitespace:
+        printed, expected = re.sub(r"\s+", "", printed), re.sub(r"\s+", "", expected)
+    if printed != expected:
+        raise RuntimeError(f"{name}:\nExpected output\n```\n{block.expected_output}```\n"
+                           f"but got\n```\n{result['printed'][0]}```")
 
 
 def pytest_collection_finish(session):
@@ -144,13 +179,12 @@ def builds(request):
 
 
 @pytest.fixture(scope="session")
-def ran_alone(request) -> dict[str, dict]:
-    """What each block and notebook did alone (tests/alone.py), by job name."""
+def ran_alone(request) -> alone.Runner:
+    """The runner of the blocks and notebooks started with the session (tests/alone.py)."""
     runner = request.config.stash.get(RUNNER, None)
     if runner is None:
         pytest.fail("the code was not started alone: run the tests with pytest")
-    jobs = [*alone.block_jobs(ROOT), *alone.notebook_jobs(ROOT)]
-    return dict(zip(jobs, runner.results()))
+    return runner
 
 
 @pytest.fixture(scope="session")
