@@ -187,14 +187,35 @@ async def search(page, query: str, chapter: str) -> int:
     return await results.count()
 
 
-# Material's copy button puts the block's rendered text on the clipboard (one per browser, so
-# pages take turns): open every <details> first, or a folded block copies as "".
+# Material mounts a code block (copy button, annotations) when it first comes into view
+# (content.lazy). To audit the page a reader ends up with, bring every visible block into view,
+# one a frame, until all are mounted; then back to the top.
+MOUNTED = """() => {
+    const next = [...document.querySelectorAll("article pre > code")].map(code => code.parentElement)
+        .find(block => block.checkVisibility() && !block.querySelector(".md-code__nav"));
+    if (next) next.scrollIntoView(); else window.scrollTo(0, 0);
+    return !next;
+}"""
+
+# Each block, folded (<details>) or in a hidden tab included, is shown, brought into view until
+# Material mounts it, and copied. Material's copy button puts the block's rendered text on the
+# clipboard (one per browser: pages take turns).
 COPY_EVERY_BLOCK = """async () => {
-    document.querySelectorAll("details").forEach(d => d.open = true);
+    const frame = () => new Promise(resolve => requestAnimationFrame(resolve));
     const copied = [];
-    for (const button of document.querySelectorAll("article button[data-md-type=copy]")) {
+    for (const code of document.querySelectorAll("article pre > code")) {
+        const block = code.parentElement;
+        for (let fold = block.closest("details"); fold; fold = fold.parentElement.closest("details"))
+            fold.open = true;
+        const tab = block.closest(".tabbed-block");
+        if (tab)
+            tab.closest(".tabbed-set").querySelectorAll(":scope > input")[
+                [...tab.parentElement.children].indexOf(tab)].checked = true;
+        block.scrollIntoView();
+        while (!block.querySelector("button[data-md-type=copy]"))
+            await frame();
         await navigator.clipboard.writeText("");
-        button.click();  // also for a block in a hidden tab
+        block.querySelector("button[data-md-type=copy]").click();
         copied.push(await navigator.clipboard.readText());
     }
     return copied;
@@ -204,7 +225,7 @@ COPY_EVERY_BLOCK = """async () => {
 async def copy_every_block(page, clipboard: asyncio.Lock) -> list[str]:
     """What each copy button of the page puts on the clipboard."""
     async with clipboard:
-        return await page.evaluate(COPY_EVERY_BLOCK)
+        return await asyncio.wait_for(page.evaluate(COPY_EVERY_BLOCK), timeout=120)
 
 
 async def page_record(browser, server: str, page_name: str, clipboard: asyncio.Lock) -> dict:
@@ -216,6 +237,7 @@ async def page_record(browser, server: str, page_name: str, clipboard: asyncio.L
         record = {"bytes": visit.bytes, "blocked": visit.blocked, "failed": visit.failed,
                   "errors": visit.errors, **await page.evaluate(STATE), "axe": {}, "ink": {}}
         record["figure names"] = await accessible_names(visit, ".attnlit-figure svg")
+        await page.wait_for_function(MOUNTED, polling="raf")
         SHOTS.mkdir(exist_ok=True)
         for scheme in ("default", "slate"):
             if scheme == "slate":
