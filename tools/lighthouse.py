@@ -8,10 +8,13 @@ Lighthouse is not a dependency of attnlit; install it outside the repository, th
 
 Scores move a few points from run to run on a busy machine: read each page against 404.html
 in the same run (the column "vs 404"), and repeat (--runs) to see how much they move.
+--gzip serves text compressed, as GitHub Pages does; by default files go out as they are.
 """
 
 import argparse
 import functools
+import gzip
+import io
 import json
 import os
 import subprocess
@@ -25,6 +28,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 import tangle  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
+TEXT = {".html", ".css", ".js", ".json", ".svg"}
 METRICS = {  # audit id -> column, unit
     "first-contentful-paint": ("FCP", "s"),
     "largest-contentful-paint": ("LCP", "s"),
@@ -54,14 +58,17 @@ def audit(lighthouse: str, url: str) -> dict:
             check=True, env=dict(os.environ, CHROME_PATH=os.environ.get("CHROME_PATH", "/usr/bin/chromium")),
         )
         result = json.loads(report.read_text())
-    row = {name: round(100 * category["score"]) for name, category in result["categories"].items()}
+    # A score is null when Lighthouse could not measure the page (its runtimeError says why).
+    row = {name: None if category["score"] is None else round(100 * category["score"])
+           for name, category in result["categories"].items()}
+    row["error"] = result.get("runtimeError", {}).get("message", "")
     for audit_id, (column, unit) in METRICS.items():
-        value = result["audits"][audit_id]["numericValue"]
+        value = result["audits"][audit_id].get("numericValue", float("nan"))
         row[column] = value / 1000 if unit in ("s", "KB") else value
     row["failing a11y"] = ", ".join(
         ref["id"] for ref in result["categories"]["accessibility"]["auditRefs"]
         if ref["weight"] and result["audits"][ref["id"]]["score"] == 0
-    )
+    ) or row["error"]
     return row
 
 
@@ -70,6 +77,7 @@ def main() -> None:
     parser.add_argument("site", type=Path, help="a built site (mkdocs build --site-dir ...)")
     parser.add_argument("--lighthouse", default="lighthouse", help="the lighthouse executable")
     parser.add_argument("--runs", type=int, default=1, help="runs over every page")
+    parser.add_argument("--gzip", action="store_true", help="serve HTML, CSS, JS and JSON gzipped")
     parser.add_argument("--page", action="append", help="only this URL path (repeat; 404.html is always run)")
     args = parser.parse_args()
 
@@ -77,18 +85,32 @@ def main() -> None:
         def log_message(self, *_):
             pass
 
+        def send_head(self):
+            path = Path(self.translate_path(self.path))
+            path = path / "index.html" if path.is_dir() else path
+            if not (args.gzip and path.suffix in TEXT and path.is_file()):
+                return super().send_head()
+            body = gzip.compress(path.read_bytes())
+            self.send_response(200)
+            self.send_header("Content-Type", self.guess_type(str(path)))
+            self.send_header("Content-Encoding", "gzip")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            return io.BytesIO(body)
+
     httpd = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=args.site))
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     base = f"http://127.0.0.1:{httpd.server_address[1]}/"
     for run in range(1, args.runs + 1):
         wanted = [page for page in pages() if not args.page or page in {"404.html", *args.page}]
         rows = {page: audit(args.lighthouse, base + page) for page in wanted}
-        floor = rows["404.html"]["performance"]
+        floor = rows["404.html"]["performance"] or 0
         print(f"\nrun {run}\n")
-        print("| page | performance | vs 404 | accessibility | FCP s | LCP s | TBT ms | DOM | KB | failing a11y audits |")
+        print("| page | performance | vs 404 | accessibility | FCP s | LCP s | TBT ms | DOM | KB | failing a11y audits (or error) |")
         print("|---|---|---|---|---|---|---|---|---|---|")
         for page, row in rows.items():
-            print(f"| {page or 'index'} | {row['performance']} | {row['performance'] - floor:+d} "
+            gap = "" if row["performance"] is None else f"{row['performance'] - floor:+d}"
+            print(f"| {page or 'index'} | {row['performance']} | {gap} "
                   f"| {row['accessibility']} | {row['FCP']:.1f} | {row['LCP']:.1f} | {row['TBT']:.0f} "
                   f"| {row['DOM']:.0f} | {row['bytes']:.0f} | {row['failing a11y']} |", flush=True)
     httpd.shutdown()
