@@ -60,12 +60,12 @@ More text.
 
 def test_figure_block_is_drawn_and_its_code_folded():
     markdown = mkdocs_hooks.on_page_markdown(FIGURE_PAGE.format(extra=""), PAGE)
-    assert '<figcaption markdown="span">A line.</figcaption>' in markdown
+    assert '<figcaption id="figure-caption-3" markdown="span">A line.</figcaption>' in markdown
     assert '??? example "Code for this figure"\n\n    ```python\n    from matplotlib.figure import Figure' in markdown
     assert markdown.endswith("    ```\n\nMore text.\n")
     slot = mkdocs_hooks.SVG_SLOT.search(markdown)[0]
     html = mkdocs_hooks.on_page_content(f"<p>{slot}</p>", PAGE)
-    assert html.startswith("<p><svg ") and "currentColor" in html
+    assert html.startswith('<p><svg role="img" aria-labelledby="figure-caption-3" ') and "currentColor" in html
 
 
 @pytest.mark.parametrize("extra, message", [

@@ -103,11 +103,15 @@ def render(code: str, key: str) -> str:
 
 def figure(caption: str, fence: list[str], key: str) -> list[str]:
     """A drawn figure with its caption, then its code folded into a collapsible box."""
-    svgs[key] = draw("\n".join(fence[1:-1]), key)
+    # The caption is the drawing's accessible name: a screen reader reads it as one image,
+    # not the SVG's scattered tick labels.
+    caption_id = f"figure-caption-{key.rsplit(':', 1)[-1]}"
+    svg = draw("\n".join(fence[1:-1]), key)
+    svgs[key] = svg.replace("<svg ", f'<svg role="img" aria-labelledby="{caption_id}" ', 1)
     return [
         '<figure class="attnlit-figure" data-search-exclude markdown="1">',
         f'<div class="attnlit-svg" data-figure="{key}"></div>',
-        f'<figcaption markdown="span">{caption}</figcaption>',
+        f'<figcaption id="{caption_id}" markdown="span">{caption}</figcaption>',
         "</figure>",
         "",
         '??? example "Code for this figure"',
