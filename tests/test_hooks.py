@@ -123,7 +123,7 @@ def test_lines_inside_blocks_that_look_like_markers_are_left_alone():
 def test_a_figure_inside_an_admonition_is_drawn():
     indented = "\n".join("    " + line if line else line for line in FIGURE_PAGE.format(extra="").split("\n"))
     markdown = mkdocs_hooks.on_page_markdown('!!! example "A figure in a box"\n\n' + indented, PAGE)
-    assert '    <figcaption markdown="span">A line.</figcaption>' in markdown
+    assert '    <figcaption id="figure-caption-5" markdown="span">A line.</figcaption>' in markdown
     assert '    ??? example "Code for this figure"\n\n        ```python\n' in markdown
     assert mkdocs_hooks.SVG_SLOT.search(markdown), "no slot for the drawn figure"
 
