@@ -22,6 +22,9 @@ ROOT = Path(__file__).resolve().parent
 # The tangler and the MkDocs hooks are tooling, not part of the attnlit package; tests/
 # holds the runner of code alone.
 sys.path[:0] = [str(ROOT / "tools"), str(ROOT / "tests")]
+# The suite runs several processes at once (builds, blocks run alone, a browser): torch's
+# thread pool on every core of each would make their small operations wait on each other.
+os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import alone  # noqa: E402
 
@@ -145,11 +148,27 @@ def run_alone(item, block: pytest_codeblocks.CodeBlock) -> None:
 
 
 def pytest_collection_finish(session):
-    """Deselected or not collected: nobody will wait for the builds, so stop them now."""
+    """Stop the builds if no selected test needs them; start the browser work if one does.
+
+    The browser tests' module visits every page in the background as soon as the site is
+    built (its `start_browsing`), so that the visits overlap with the tests that run first.
+    """
     started = session.config.stash.get(BUILDS, {})
     if started and not any({"builds", "site"} & set(getattr(item, "fixturenames", ())) for item in session.items):
         for process, _ in started.values():
             stop(process)
+        return
+    browsing = {item.module for item in session.items if hasattr(getattr(item, "module", None), "start_browsing")}
+    for module in browsing:
+        module.start_browsing(functools.partial(built_site, session.config))
+
+
+def built_site(config) -> Path:
+    """Wait for the real site's build; its folder, or AssertionError with the build's log."""
+    process, out = config.stash[BUILDS]["site"]
+    returncode = process.wait(timeout=600)
+    assert returncode == 0, f"mkdocs build --strict failed:\n{(out / 'build.log').read_text()}"
+    return out / "site"
 
 
 def pytest_unconfigure(config):
@@ -188,8 +207,8 @@ def ran_alone(request) -> alone.Runner:
 
 
 @pytest.fixture(scope="session")
-def site(builds) -> Path:
+def site(request) -> Path:
     """The real site, built with --strict."""
-    returncode, log, site_dir = builds["site"]
-    assert returncode == 0, f"mkdocs build --strict failed:\n{log}"
-    return site_dir
+    if BUILDS not in request.config.stash:
+        pytest.fail("the site builds were not started: run the tests with pytest")
+    return built_site(request.config)

@@ -11,12 +11,14 @@ condition (a response, an attribute, an element), never on time.
 """
 
 import asyncio
+import contextlib
 import functools
 import os
 import re
 import threading
 import unicodedata
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -63,9 +65,9 @@ def shot_name(page: str) -> str:
     return url_path(page).strip("/").replace("/", "-") or "index"
 
 
-@pytest.fixture(scope="module")
-def server(site):
-    """Serve the built site on a free port of 127.0.0.1."""
+@contextlib.contextmanager
+def serving(site: Path):
+    """Serve the built site on a free port of 127.0.0.1; yield its URL."""
 
     class Quiet(SimpleHTTPRequestHandler):
         def log_message(self, *args):
@@ -74,9 +76,11 @@ def server(site):
     httpd = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=site))
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
-    httpd.shutdown()
-    httpd.server_close()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}/"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
 
 
 class Visit:
@@ -289,10 +293,36 @@ async def browse(server: str) -> dict:
     return dict(zip(names, records))
 
 
+class Browsing:
+    """The visits, run in a thread of their own (conftest.py starts it once the site is built)."""
+
+    thread: threading.Thread | None = None
+    outcome: dict | BaseException | None = None
+
+
+def start_browsing(site: Callable[[], Path]) -> None:
+    """Visit every page in the background, as soon as `site()` returns the built site."""
+
+    def work():
+        try:
+            with serving(site()) as url:
+                Browsing.outcome = asyncio.run(browse(url))
+        except BaseException as error:  # handed to the tests, which raise it
+            Browsing.outcome = error
+
+    Browsing.thread = threading.Thread(target=work, daemon=True, name="browsing")
+    Browsing.thread.start()
+
+
 @pytest.fixture(scope="module")
-def browsed(server) -> dict:
+def browsed(site) -> dict:
     """Every page's record; the page weights also go to screenshots/page-weight.md."""
-    records = asyncio.run(browse(server))
+    if Browsing.thread is None:  # not started early: start now
+        start_browsing(lambda: site)
+    Browsing.thread.join()
+    if isinstance(Browsing.outcome, BaseException):
+        raise Browsing.outcome
+    records = Browsing.outcome
     weights = {name: seen["bytes"] for name, seen in records.items() if isinstance(seen, dict)}
     if FLOOR in weights:
         floor = weights.pop(FLOOR)
