@@ -141,7 +141,7 @@ TORCH = f"torch=={pins(ROOT / 'requirements.txt')['torch']}"
 @pytest.mark.skipif(os.uname().sysname != "Linux", reason="the CPU index is the Linux default")
 def test_install_takes_torch_alone_from_the_cpu_index_without_a_gpu(fake_pip):
     calls, _ = fake_pip()
-    assert calls == [f"{PIP} --no-deps --index-url {CPU} {TORCH}", f"{PIP} -r requirements.txt"]
+    assert calls == [f"{PIP} --no-deps --retries 1 --timeout 15 --index-url {CPU} {TORCH}", f"{PIP} -r requirements.txt"]
 
 
 def test_install_takes_torch_from_the_default_index_with_a_gpu(fake_pip):
@@ -151,6 +151,6 @@ def test_install_takes_torch_from_the_default_index_with_a_gpu(fake_pip):
 
 def test_install_falls_back_to_the_default_index(fake_pip):
     calls, err = fake_pip(index_down=True, TORCH_INDEX_URL="https://example.invalid/whl")
-    assert calls == [f"{PIP} --no-deps --index-url https://example.invalid/whl {TORCH}",
+    assert calls == [f"{PIP} --no-deps --retries 1 --timeout 15 --index-url https://example.invalid/whl {TORCH}",
                      f"{PIP} -r requirements.txt"]
     assert "https://example.invalid/whl is out of reach; torch comes from the default index" in err

@@ -20,7 +20,8 @@ if [ -z "$index" ] && [ "$(uname -s)" = Linux ] && ! command -v nvidia-smi >/dev
 fi
 if [ -n "$index" ]; then
   torch=$(grep -E '^torch==' "$requirements")
-  "${pip[@]}" --no-deps --index-url "$index" "$torch" \
+  # Few retries: where the index is out of reach, say so soon and use the default one.
+  "${pip[@]}" --no-deps --retries 1 --timeout 15 --index-url "$index" "$torch" \
     || echo "install: $index is out of reach; torch comes from the default index" >&2
 fi
 "${pip[@]}" -r "$requirements"
