@@ -1,8 +1,10 @@
 """The drawing helpers of attnlit.plots: what they draw, and the inputs they refuse."""
 
+import io
 import re
 
 import pytest
+import matplotlib
 import torch
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
@@ -94,3 +96,20 @@ def test_flow_keeps_every_frame_inside_the_figure():
                if frame.x0 < edge.x0 or frame.y0 < edge.y0
                or frame.x1 > edge.x1 or frame.y1 > edge.y1]
     assert not outside, f"frames beyond the figure {edge.bounds}: {outside}"
+
+
+def test_svg_keeps_every_drawn_element_and_drops_bare_groups():
+    fig = Figure(figsize=(3, 2), layout="constrained")
+    ax = fig.subplots()
+    heatmap(ax, torch.rand(3, 3), ["a", "b", "c"], title="t",
+                  masked=torch.ones(3, 3, dtype=torch.bool).triu(1))
+    buffer = io.StringIO()
+    with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "x"}):
+        fig.savefig(buffer, format="svg")
+    raw, svg = buffer.getvalue(), to_svg(fig, name="x")
+    drawn = r"<(?:path|text|image|use|rect|line|polyline|polygon|circle)\b"
+    assert len(re.findall(drawn, svg)) == len(re.findall(drawn, raw))
+    assert not re.search(r'<g id="[^"]*">', svg), "a group that only carries a name"
+    for ref in set(re.findall(r'(?:href="|url\()#([^")]+)', svg)):
+        assert f'id="{ref}"' in svg, f"#{ref} is used but gone"
+    assert "<metadata" not in svg and 'xmlns:dc' not in svg

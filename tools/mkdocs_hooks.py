@@ -8,6 +8,7 @@ import os
 import re
 import sys
 import textwrap
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import nbformat
@@ -24,8 +25,6 @@ log = logging.getLogger("mkdocs.hooks.attnlit")
 # pymdownx.arithmatex with `generic: true` wraps TeX as \(...\) in a span or \[...\] in a div.
 MATH = re.compile(r'<(span|div) class="arithmatex">\\[(\[](.*?)\\[)\]]</\1>', re.DOTALL)
 UNKNOWN_MACRO = re.compile(r"<m[io]>(\\[A-Za-z]+)</m[io]>")
-ENTITY = re.compile(r"&#x([0-9A-Fa-f]+);")
-MARKUP = {ord("<"), ord(">"), ord("&")}  # stay escaped
 SOLUTION = '<details class="success">'  # exercise solutions: the exercise itself is indexed
 CODE_BLOCK = re.compile(r'<div class="(?:language-\w+ )?highlight"')
 # Pygments wraps each name, space, operator and punctuation mark in a span. Names and spaces
@@ -161,9 +160,16 @@ def on_page_markdown(markdown: str, page, **kwargs) -> str:
 
 
 def compact(mathml: str) -> str:
-    """The same MathML in fewer bytes: HTML needs no xmlns, and ω is shorter than &#x003C9;."""
-    mathml = mathml.replace(' xmlns="http://www.w3.org/1998/Math/MathML"', "", 1)
-    return ENTITY.sub(lambda m: m[0] if int(m[1], 16) in MARKUP else chr(int(m[1], 16)), mathml)
+    """The same MathML, lighter: no xmlns (HTML needs none), ω rather than &#x003C9;, and
+    no <mrow> that groups nothing (the browser lays out every element)."""
+    from attnlit.plots import unwrap
+
+    root = ET.fromstring(mathml.replace(' xmlns="http://www.w3.org/1998/Math/MathML"', "", 1))
+    # An <mrow> of one element groups nothing, nor does one that is all of <math>'s content.
+    # (Any other <mrow> stays: fences stretch to the height of their row.)
+    unwrap(root, lambda parent, element: element.tag == "mrow" and not element.attrib
+           and (len(element) == 1 or parent is root and len(root) == 1))
+    return ET.tostring(root, encoding="unicode")
 
 
 def notebook_page(content: str) -> str:
