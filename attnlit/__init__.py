@@ -6,12 +6,14 @@ Every other module in this package is generated from docs/ by `make tangle`; edi
 from attnlit.causal import CausalAttention
 from attnlit.fused import FusedMultiHeadAttention
 from attnlit.gpt import TinyGPT
+from attnlit.gqa import GroupedQueryAttention
 from attnlit.multihead import MultiHeadAttention, MultiHeadAttentionWrapper
 from attnlit.self_attention import SelfAttentionV1, SelfAttentionV2
 
 __all__ = [
     "CausalAttention",
     "FusedMultiHeadAttention",
+    "GroupedQueryAttention",
     "MultiHeadAttention",
     "MultiHeadAttentionWrapper",
     "SelfAttentionV1",

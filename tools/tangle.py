@@ -46,10 +46,13 @@ MODULES = (
     "attnlit/flash.py",
     "attnlit/bench/__init__.py",
     "attnlit/bench/flash/__init__.py",
+    "attnlit/bench/generate/__init__.py",
     "attnlit/scaling.py",
     "attnlit/plots.py",
     "attnlit/positions.py",
     "attnlit/gpt.py",
+    "attnlit/kvcache.py",
+    "attnlit/gqa.py",
     "attnlit/train/__init__.py",
 )
 

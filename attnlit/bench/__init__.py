@@ -227,16 +227,21 @@ def write(rows: list[dict], out: Path, args: argparse.Namespace) -> None:
     (out / f"{args.device}.md").write_text("\n".join(lines) + "\n")
 
 
+def number(field: str) -> int | float | str:
+    """A CSV field as an int or a float where it is one; else as written."""
+    for kind in (int, float):
+        try:
+            return kind(field)
+        except ValueError:
+            pass
+    return field  # a name, or "" where nothing was measured
+
+
 def results(name: str = "cpu") -> list[dict]:
     """The shipped results `name`.csv: a dict per row, numbers as numbers."""
     text = files("attnlit.bench").joinpath(f"results/{name}.csv").read_text()
-    rows = list(csv.DictReader(text.splitlines()))
-    for row in rows:
-        row["n"] = int(row["n"])
-        for key in ("forward_s", "forward_backward_s"):
-            row[key] = float(row[key]) if row[key] else ""
-        row["peak_mib"] = int(row["peak_mib"]) if row["peak_mib"] else ""
-    return rows
+    return [{key: number(field) for key, field in row.items()}
+            for row in csv.DictReader(text.splitlines())]
 
 
 def main(argv: list[str] | None = None) -> None:
