@@ -34,8 +34,11 @@ ET.register_namespace("", SVG)
 ET.register_namespace("xlink", "http://www.w3.org/1999/xlink")
 
 
-def unwrap(root: ET.Element, bare: Callable[[ET.Element, ET.Element], bool]) -> None:
-    """Replace each element that bare(parent, element) calls bare by its children."""
+Bare = Callable[[ET.Element, ET.Element], bool]  # (parent, element) -> unwrap?
+
+
+def unwrap(root: ET.Element, bare: Bare) -> None:
+    """Replace each element that bare(parent, element) picks by its children."""
     for parent in list(root.iter()):
         while any(bare(parent, child) for child in parent):  # they may nest
             parent[:] = [grandchild for child in parent for grandchild in
