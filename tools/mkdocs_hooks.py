@@ -47,7 +47,7 @@ INLINE_TEX = re.compile(r"\$([^$\n]+?)\$")
 svgs: dict[str, str] = {}  # slot key -> drawn SVG, from on_page_markdown to on_page_content
 # Every page loads the whole search index; a section's entry keeps its opening as written,
 # for the result's preview, then each other word once: lunr matches words, not phrases.
-TEASER = 240  # characters
+TEASER = 160  # characters: about two lines of a search result
 # lunr's English stop words: search drops them from the index and from queries alike.
 STOP_WORDS = frozenset("""a able about across after all almost also am among an and any are
 as at be because been but by can cannot could dear did do does either else ever every for from
