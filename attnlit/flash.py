@@ -102,6 +102,7 @@ def tiled_backward(
             weights = torch.exp(scores - lse[:, :, r])       # A, recomputed
             dv[:, :, c] += weights.transpose(-2, -1) @ grad_out[:, :, r]
             d_weights = grad_out[:, :, r] @ v[:, :, c].transpose(-2, -1)
+            # d omega, times scale: the gradient of the unscaled q . k
             d_scores = weights * (d_weights - dot[:, :, r]) * scale
             dq[:, :, r] += d_scores @ k[:, :, c]
             dk[:, :, c] += d_scores.transpose(-2, -1) @ q[:, :, r]

@@ -80,6 +80,18 @@ def test_training_command_writes_weights_and_log_and_the_loss_falls(tmp_path, ca
     assert losses[1] < losses[0] - 0.1, losses
 
 
+def test_by_default_the_command_writes_into_the_current_directory_not_the_package(
+        tmp_path, monkeypatch):
+    results = files("attnlit.train").joinpath("results")
+    shipped = {name: results.joinpath(name).read_bytes()
+               for name in ("tiny_gpt.pt", "loss.csv", "run.md")}
+    monkeypatch.chdir(tmp_path)
+    train.main([*TINY, "--steps", "2"])
+    assert sorted(p.name for p in (tmp_path / "tiny-gpt").iterdir()) == [
+        "loss.csv", "run.md", "tiny_gpt.pt"]
+    assert {name: results.joinpath(name).read_bytes() for name in shipped} == shipped
+
+
 def test_training_is_seeded(tmp_path):
     for name in ("a", "b"):
         train.main([*TINY, "--steps", "5", "--out", str(tmp_path / name)])

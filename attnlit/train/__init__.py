@@ -18,7 +18,6 @@ from attnlit.self_attention import check_sizes
 
 
 IGNORE = -100  # a target that F.cross_entropy skips
-RESULTS = Path(str(files("attnlit.train") / "results"))  # package data
 
 
 def induction_batch(
@@ -84,7 +83,7 @@ def head_scores(
 
 
 def learning_rate(step: int, steps: int, peak: float, warmup: int) -> float:
-    """Linear warm-up to `peak`, then half a cosine down to 0."""
+    """peak times a linear warm-up ramp times half a cosine from step 0."""
     ramp = min(1.0, (step + 1) / max(warmup, 1))
     return peak * ramp * 0.5 * (1.0 + math.cos(math.pi * step / steps))
 
@@ -150,7 +149,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--layers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--threads", type=int, default=1)
-    parser.add_argument("--out", type=Path, default=RESULTS)
+    parser.add_argument("--out", type=Path, default=Path("tiny-gpt"),
+                        help="folder to write into (default: ./tiny-gpt)")
     args = parser.parse_args(argv)
     config = {"vocab_size": args.vocab, "context_length": args.context,
               "d_model": args.width, "num_heads": args.heads,

@@ -1,4 +1,4 @@
-"""`python -m attnlit.train`: train the copying TinyGPT (its code is tangled from docs/trained-gpt.md)."""
+"""`python -m attnlit.train`: train the copying TinyGPT (its code is tangled from docs/training-code.md)."""
 
 from attnlit.train import main
 
