@@ -24,7 +24,7 @@ from attnlit import MultiHeadAttentionWrapper
 
 LAYERS = ("wrapper", "textbook", "fused", "torch")
 PARTS = ("fused: qkv", "fused: kernel", "fused: out_proj")
-RESULTS = Path(str(files("attnlit.bench") / "results"))  # package data
+OUT = Path("bench-results")  # the shipped results are package data: results()
 
 
 def build(width: int, heads: int, n: int, device: str) -> dict[str, nn.Module]:
@@ -254,7 +254,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--heads", type=int, default=12)
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--no-memory", dest="memory", action="store_false")
-    parser.add_argument("--out", type=Path, default=RESULTS)
+    parser.add_argument("--out", type=Path, default=OUT)
     parser.add_argument("--device", choices=["cpu", "cuda"],
                         default="cuda" if torch.cuda.is_available() else "cpu")
     args = parser.parse_args(argv)

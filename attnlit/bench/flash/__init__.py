@@ -9,7 +9,7 @@ import statistics
 import torch
 import torch.nn.functional as F
 from tqdm import tqdm
-from attnlit.bench import RESULTS, machine, milliseconds, peak_mib, ratio
+from attnlit.bench import OUT, machine, milliseconds, peak_mib, ratio
 from attnlit.bench import seconds, write_csv
 from attnlit.flash import textbook_attention, tiled_attention
 
@@ -113,7 +113,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--no-memory", dest="memory", action="store_false")
-    parser.add_argument("--out", type=Path, default=RESULTS)
+    parser.add_argument("--out", type=Path, default=OUT)
     parser.add_argument("--device", choices=["cpu", "cuda"],
                         default="cuda" if torch.cuda.is_available() else "cpu")
     args = parser.parse_args(argv)

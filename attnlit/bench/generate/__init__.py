@@ -9,7 +9,7 @@ import random
 import statistics
 import torch
 from tqdm import tqdm
-from attnlit.bench import RESULTS, machine, milliseconds, ratio, seconds
+from attnlit.bench import OUT, machine, milliseconds, ratio, seconds
 from attnlit.bench import write_csv
 from attnlit.gpt import TinyGPT, cached_forward, next_token
 from attnlit.kvcache import KVCache
@@ -115,7 +115,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--vocab", type=int, default=256)
     parser.add_argument("--repeats", type=int, default=9)
     parser.add_argument("--threads", type=int, default=1)
-    parser.add_argument("--out", type=Path, default=RESULTS)
+    parser.add_argument("--out", type=Path, default=OUT)
     parser.add_argument("--device", choices=["cpu", "cuda"],
                         default="cuda" if torch.cuda.is_available() else "cpu")
     args = parser.parse_args(argv)
