@@ -14,6 +14,7 @@ is a bug on the page. Results stream back as the jobs finish.
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -28,12 +29,12 @@ import notebooks
 import tangle
 
 PARENT = r'''
-import io, json, os, shutil, sys, tempfile, traceback, warnings
+import io, json, os, sys, tempfile, traceback, warnings
 import torch  # what every job imports first; the fork saves it the 1.3 s
 
-jobs, parallel = json.loads(sys.stdin.read()), int(sys.argv[1])
+jobs, parallel, scratch = json.loads(sys.stdin.read()), int(sys.argv[1]), sys.argv[3]
 torch.set_num_threads(int(sys.argv[2]))  # before any parallel work, so that forks are safe
-scratch, running = tempfile.mkdtemp(prefix="attnlit-alone-"), {}
+running = {}
 report = sys.stdout
 
 
@@ -79,7 +80,6 @@ for number, job in enumerate(jobs):
     running[pid] = (job["name"], result)
 while running:
     reap()
-shutil.rmtree(scratch, ignore_errors=True)
 '''
 
 
@@ -94,8 +94,10 @@ class Runner:
 
     def __init__(self, jobs: list[Job], parallel: int = os.cpu_count() or 1, threads: int = 1):
         self.errors = tempfile.TemporaryFile(mode="w+")  # a file: a full pipe would block
+        # The jobs' folders: made and removed here, since stop() kills the parent mid-way.
+        self.scratch = tempfile.mkdtemp(prefix="attnlit-alone-")
         self.process = subprocess.Popen(
-            [sys.executable, "-c", PARENT, str(parallel), str(threads)],
+            [sys.executable, "-c", PARENT, str(parallel), str(threads), self.scratch],
             cwd=tempfile.gettempdir(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=self.errors, text=True, start_new_session=True,
         )
@@ -105,7 +107,8 @@ class Runner:
         # The parent reads its jobs after importing torch: write from a thread, so that a
         # payload bigger than the pipe never blocks the caller.
         threading.Thread(target=self.send, args=(payload,), daemon=True).start()
-        threading.Thread(target=self.receive, daemon=True).start()
+        self.receiver = threading.Thread(target=self.receive, daemon=True)
+        self.receiver.start()
 
     def send(self, payload: str) -> None:
         try:
@@ -136,13 +139,17 @@ class Runner:
         raise RuntimeError(f"no result for {name}: the parent interpreter {state}\n{self.errors.read()}")
 
     def stop(self) -> None:
-        """Stop the parent and every job it still runs."""
+        """Stop the parent and every job it still runs; remove the jobs' folders."""
         if self.process.poll() is None:
             try:
                 os.killpg(self.process.pid, signal.SIGKILL)
             except ProcessLookupError:
                 pass
         self.process.wait()
+        self.receiver.join()  # it stops at the end of the parent's output
+        self.process.stdout.close()
+        self.errors.close()
+        shutil.rmtree(self.scratch, ignore_errors=True)
 
 
 def block_jobs(pages: list[Path], root: Path) -> dict[str, tuple[Job, "pytest_codeblocks.CodeBlock"]]:

@@ -25,23 +25,27 @@ def tagged(tag: str) -> list[str]:
     return found
 
 
-def session(*args: str) -> tuple[subprocess.Popen, str]:
+def session(*args: str, tmp: Path) -> tuple[subprocess.Popen, str]:
+    """A pytest session whose processes carry a tag and whose temporary files go into tmp."""
     tag = f"ATTNLIT_TEST_TAG={uuid.uuid4().hex}"
-    env = dict(os.environ, ATTNLIT_TEST_TAG=tag.split("=")[1])
+    env = dict(os.environ, ATTNLIT_TEST_TAG=tag.split("=")[1], TMPDIR=str(tmp))
     process = subprocess.Popen([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *args],
                                cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     return process, tag
 
 
-def test_a_deselected_run_leaves_nothing_behind():
-    process, tag = session("tests/test_site.py", "tests/test_notebooks.py", "-k", "no_such_test")
+def test_a_deselected_run_leaves_nothing_behind(tmp_path):
+    process, tag = session("tests/test_site.py", "tests/test_notebooks.py", "docs/scaling.md",
+                           "-k", "no_such_test", tmp=tmp_path)
     out, _ = process.communicate(timeout=120)
     assert process.returncode == 5, out.decode()  # 5: no test ran
     assert tagged(tag) == [], "background processes outlived the session"
+    assert sorted(path.name for path in tmp_path.iterdir()) == [], "temporary folders left behind"
 
 
-def test_ctrl_c_while_waiting_for_the_builds_stops_them():
-    process, tag = session("tests/test_site.py::test_link_to_a_missing_anchor_fails_the_strict_build")
+def test_ctrl_c_while_waiting_for_the_builds_stops_them(tmp_path):
+    process, tag = session("tests/test_site.py::test_link_to_a_missing_anchor_fails_the_strict_build",
+                           tmp=tmp_path)
     # Wait until a build runs: then the session is waiting for it.
     while not any("mkdocs build" in line for line in tagged(tag)) and process.poll() is None:
         pass
@@ -49,3 +53,24 @@ def test_ctrl_c_while_waiting_for_the_builds_stops_them():
     out, _ = process.communicate(timeout=120)
     assert b"KeyboardInterrupt" in out, out.decode()
     assert tagged(tag) == [], "background processes outlived the session"
+    assert sorted(path.name for path in tmp_path.iterdir()) == [], "temporary folders left behind"
+
+
+def test_stopping_the_runner_mid_job_removes_its_folders(tmp_path, monkeypatch):
+    import tempfile
+
+    import alone
+
+    monkeypatch.setenv("TMPDIR", str(tmp_path))  # the runner's parent interpreter
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # this one
+    started = tmp_path / "started"
+    runner = alone.Runner([alone.Job("busy", [f"open({str(started)!r}, 'w').close()\n"
+                                              "import time\ntime.sleep(600)"])])
+    try:
+        while not started.exists() and runner.process.poll() is None:
+            pass
+        assert started.exists(), "the job never started"
+    finally:
+        runner.stop()
+    started.unlink()
+    assert sorted(path.name for path in tmp_path.iterdir()) == [], "temporary folders left behind"
