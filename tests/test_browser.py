@@ -100,10 +100,15 @@ class Visit:
         self.page.on("pageerror", lambda error: self.errors.append(str(error)))
         self.page.on("requestfailed", lambda r: self.failed.append(f"{r.url} {r.failure}"))
         self.page.on("response", lambda response: responses.append(response))
-        # The search worker fetches the index after the load event: wait for it too.
-        async with self.page.expect_response(lambda r: r.url.endswith("/search_index.json")):
+        # After the load event, the search worker loads its script and then fetches the index.
+        # Wait for both responses: the worker's events reach playwright on a channel of their
+        # own, often after the index's, and a sum taken before them missed 40 KB now and then.
+        async with (self.page.expect_response(lambda r: r.url.endswith("/search_index.json")),
+                    self.page.expect_response(lambda r: "/workers/search." in r.url)):
             await self.page.goto(url)
-        self.bytes = sum([len(await response.body()) for response in responses])
+        # The favicon is fetched whenever the browser gets to it: not part of the page.
+        loaded = [response for response in responses if "/favicon." not in response.url]
+        self.bytes = sum([len(await response.body()) for response in loaded])
         return self
 
     async def route(self, route):
@@ -220,7 +225,10 @@ COPY_EVERY_BLOCK = """async () => {
             await frame();
         await navigator.clipboard.writeText("");
         block.querySelector("button[data-md-type=copy]").click();
-        copied.push(await navigator.clipboard.readText());
+        let text = "";  // the copy lands when it lands: wait for it (no block is empty)
+        while (!(text = await navigator.clipboard.readText()))
+            await frame();
+        copied.push(text);
     }
     return copied;
 }"""
@@ -229,6 +237,8 @@ COPY_EVERY_BLOCK = """async () => {
 async def copy_every_block(page, clipboard: asyncio.Lock) -> list[str]:
     """What each copy button of the page puts on the clipboard."""
     async with clipboard:
+        # The clipboard serves the focused page only; four pages are open at once.
+        await page.bring_to_front()
         return await asyncio.wait_for(page.evaluate(COPY_EVERY_BLOCK), timeout=120)
 
 
