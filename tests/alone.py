@@ -1,12 +1,15 @@
 """Run code as a reader runs it: each job alone, in a new process, in an empty folder.
 
-A fresh interpreter spends about 1.3 s importing torch, and the site has hundreds of
-blocks. So one parent interpreter, started with a plain `python -c` (the path a reader's
-interpreter has: site-packages and an installed attnlit, never this repository), imports torch
-and nothing else, then forks one child per job. Each child starts from that state, as a new
-interpreter would after `import torch`, changes into an empty folder of its own outside the
-repository, runs the job's cells in one fresh namespace and reports what each cell printed.
-Nothing one job does (imports of attnlit, the random state, files) can reach another.
+A fresh interpreter spends about 1.3 s importing torch, and 0.4 s more importing matplotlib's
+Figure, and the site has hundreds of blocks. So one parent interpreter, started with a plain
+`python -c` (the path a reader's interpreter has: site-packages and an installed attnlit, never
+this repository), imports these two and nothing else, then forks one child per job. Each child
+starts from that state, as a new interpreter would after those imports, changes into an empty
+folder of its own outside the repository, runs the job's cells in one fresh namespace and
+reports what each cell printed. Nothing one job does (imports of attnlit, the random state,
+files) can reach another. (What the head start cannot tell: a block that writes
+`matplotlib.figure` after a bare `import matplotlib` would pass here; the blocks import what
+they use by name, `from matplotlib.figure import Figure`.)
 
 Warnings are errors in the children, as in the rest of the test suite: a warning in a block
 is a bug on the page. Results stream back as the jobs finish.
@@ -31,6 +34,7 @@ import tangle
 PARENT = r'''
 import io, json, os, sys, tempfile, traceback, warnings
 import torch  # what every job imports first; the fork saves it the 1.3 s
+import matplotlib.backends.backend_svg, matplotlib.figure  # what figures import: 0.4 s more
 
 jobs, parallel, scratch = json.loads(sys.stdin.read()), int(sys.argv[1]), sys.argv[3]
 torch.set_num_threads(int(sys.argv[2]))  # before any parallel work, so that forks are safe
