@@ -2,6 +2,8 @@
 # Change the chapter, then run `make tangle`.
 
 import argparse
+from collections.abc import Iterator
+import contextlib
 import csv
 import datetime
 from importlib.resources import files
@@ -207,6 +209,22 @@ def machine(device: str) -> str:
         where += f", {torch.cuda.get_device_name()}"
     return (f"Measured on {datetime.date.today()} with torch "
             f"{torch.__version__} on {where}")
+
+
+def load_average() -> float:
+    """The 1-minute load average for a report; nan where there is none."""
+    return os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+
+
+@contextlib.contextmanager
+def torch_threads(count: int) -> Iterator[None]:
+    """Run the block with torch on `count` threads, then as before."""
+    before = torch.get_num_threads()
+    torch.set_num_threads(count)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(before)  # as it was, for a caller's process
 
 
 def write(rows: list[dict], out: Path, args: argparse.Namespace) -> None:

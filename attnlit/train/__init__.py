@@ -13,6 +13,7 @@ import time
 import torch
 import torch.nn.functional as F
 from tqdm import tqdm
+from attnlit.bench import load_average, torch_threads
 from attnlit.gpt import TinyGPT
 from attnlit.self_attention import check_sizes
 
@@ -155,10 +156,8 @@ def main(argv: list[str] | None = None) -> None:
     config = {"vocab_size": args.vocab, "context_length": args.context,
               "d_model": args.width, "num_heads": args.heads,
               "num_layers": args.layers}
-    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    threads = torch.get_num_threads()
-    torch.set_num_threads(args.threads)
-    try:
+    load = load_average()
+    with torch_threads(args.threads):
         torch.manual_seed(args.seed)                # the initial weights
         model = TinyGPT(**config)
         half = args.context // 2                    # test: half, then again
@@ -168,8 +167,6 @@ def main(argv: list[str] | None = None) -> None:
         rows = train(model, args.steps, args.batch, args.lr, args.warmup,
                      args.min_length, args.seed, probe=test[0][:200])
         accuracy = copy_accuracy(model, *test)
-    finally:
-        torch.set_num_threads(threads)
     last = rows[-100:]
     summary = (
         f"Trained on {datetime.date.today()} with torch {torch.__version__} "

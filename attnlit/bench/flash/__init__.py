@@ -2,15 +2,14 @@
 # Change the chapter, then run `make tangle`.
 
 import argparse
-import os
 from pathlib import Path
 import random
 import statistics
 import torch
 import torch.nn.functional as F
 from tqdm import tqdm
-from attnlit.bench import OUT, machine, milliseconds, peak_mib, ratio
-from attnlit.bench import seconds, write_csv
+from attnlit.bench import OUT, load_average, machine, milliseconds, peak_mib
+from attnlit.bench import ratio, seconds, torch_threads, write_csv
 from attnlit.flash import textbook_attention, tiled_attention
 
 
@@ -117,14 +116,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--device", choices=["cpu", "cuda"],
                         default="cuda" if torch.cuda.is_available() else "cpu")
     args = parser.parse_args(argv)
-    load = os.getloadavg()[0]              # 1-minute load average
-    threads = torch.get_num_threads()
-    torch.set_num_threads(args.threads)
-    try:
+    load = load_average()
+    with torch_threads(args.threads):
         rows = measure_attention(args.sizes, args.heads, args.head_dim,
                                  args.block_size, args.repeats, args.memory,
                                  args.device)
-    finally:
-        torch.set_num_threads(threads)     # as it was, for a caller's process
     write_attention(rows, args.out, args, load)
     print("\n".join(attention_ratios(rows)))

@@ -3,14 +3,13 @@
 
 import argparse
 import copy
-import os
 from pathlib import Path
 import random
 import statistics
 import torch
 from tqdm import tqdm
-from attnlit.bench import OUT, machine, milliseconds, ratio, seconds
-from attnlit.bench import write_csv
+from attnlit.bench import OUT, load_average, machine, milliseconds, ratio
+from attnlit.bench import seconds, torch_threads, write_csv
 from attnlit.gpt import TinyGPT, cached_forward, next_token
 from attnlit.kvcache import KVCache
 
@@ -119,14 +118,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--device", choices=["cpu", "cuda"],
                         default="cuda" if torch.cuda.is_available() else "cpu")
     args = parser.parse_args(argv)
-    load = os.getloadavg()[0]              # 1-minute load average
-    threads = torch.get_num_threads()
-    torch.set_num_threads(args.threads)
-    try:
+    load = load_average()
+    with torch_threads(args.threads):
         rows = measure_generation(args.sizes, args.width, args.heads,
                                   args.layers, args.vocab, args.repeats,
                                   args.device)
-    finally:
-        torch.set_num_threads(threads)     # as it was, for a caller's process
     write_generation(rows, args.out, args, load)
     print("\n".join(generation_ratios(rows)))
