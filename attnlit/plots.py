@@ -24,9 +24,13 @@ FONT = "'DejaVu Sans', sans-serif"
 SVG_TRIMS = [
     (r"(?s)<metadata>.*?</metadata>\s*", ""),     # matplotlib's RDF metadata
     (r"\n\s+", "\n"),                              # indentation
+    (r'<g id="[^"]*"/>\n?', ""),                   # empty groups (no ticks)
+    (r'<g id="[^"]*">', "<g>"),                    # group ids nothing refers to
     (r' transform="rotate\(-0 [^"]*\)"', ""),      # rotations by zero
     (f"; font-family: {FONT}", ""),               # the font on every label...
     ("</style>", f"text{{font-family:{FONT}}}</style>"),  # ...set once instead
+    (r'style="[^"]*"',                             # spaces in styles
+     lambda style: re.sub(r"([:;]) ", r"\1", style[0])),
 ]
 
 

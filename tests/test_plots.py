@@ -10,7 +10,7 @@ from matplotlib.patches import Rectangle
 from attnlit.plots import flow, heatmap, to_svg
 
 WORDS = ["a", "b", "c"]
-TEXT = re.compile(r'<text style="font-size: ([\d.]+)px[^"]*" x="[\d.-]+" y="([\d.-]+)"')
+TEXT = re.compile(r'<text style="font-size: ?([\d.]+)px[^"]*" x="[\d.-]+" y="([\d.-]+)"')
 FUTURE = torch.triu(torch.ones(3, 3, dtype=torch.bool), diagonal=1)
 
 
