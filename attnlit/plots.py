@@ -10,6 +10,7 @@ from matplotlib.colors import to_rgba
 from matplotlib.figure import Figure
 from matplotlib.layout_engine import ConstrainedLayoutEngine
 from matplotlib.patches import Rectangle
+import numpy
 import re
 import torch
 
@@ -167,3 +168,16 @@ def flow(
         # The layout fits the text, not its frame: leave room for the frame.
         pad = 0.04 + (0.4 * fontsize + 2) / 72  # inches
         engine.set(w_pad=pad, h_pad=pad)
+
+
+def widget_values(values: torch.Tensor, decimals: int | None = None) -> list:
+    """A tensor as nested lists for a widget: rounded, or float32 in full."""
+    if not isinstance(values, torch.Tensor) or not values.is_floating_point():
+        got = values.dtype if isinstance(values, torch.Tensor) else type(values)
+        raise TypeError(f"values must be a floating-point tensor, got {got}")
+    values = values.detach().cpu()
+    if decimals is not None:
+        return values.double().round(decimals=decimals).tolist()
+    shortest = numpy.vectorize(lambda v: float(str(numpy.float32(v))),
+                               otypes=[object])
+    return shortest(values.float().numpy()).tolist()

@@ -1,5 +1,6 @@
-"""The MkDocs hooks: block titles from markers, and TeX to MathML."""
+"""The MkDocs hooks: block titles from markers, figures and their widgets, TeX to MathML."""
 
+import json
 import logging
 import re
 from types import SimpleNamespace
@@ -78,6 +79,41 @@ def test_a_figure_that_fails_to_draw_fails_the_build(extra, message):
     assert message in str(error.value)
 
 
+WIDGET = ')\nwidget = {"kind": "line", "ends": [0.5, "</script>"]}  #'
+
+
+def test_a_figure_that_leaves_a_widget_gets_its_data_beside_the_drawing(tmp_path, monkeypatch):
+    monkeypatch.setattr(mkdocs_hooks, "FIGURES", tmp_path)  # drawn now, not from the cache
+    markdown = mkdocs_hooks.on_page_markdown(FIGURE_PAGE.format(extra=WIDGET), PAGE)
+    assert '<figure class="attnlit-figure" data-widget="line" data-search-exclude markdown="1">' in markdown
+    slot = mkdocs_hooks.SVG_SLOT.search(markdown)[0]
+    html = mkdocs_hooks.on_page_content(f"<p>{slot}</p>", PAGE)
+    data = re.fullmatch(r'<p><svg .*</svg>\s*<script type="application/json">(.*)</script></p>', html, re.DOTALL)
+    assert data, "the drawing, then its data"
+    assert "</script>" not in data[1]  # a string of the data cannot end the script early
+    assert json.loads(data[1]) == {"kind": "line", "ends": [0.5, "</script>"]}
+
+
+def test_a_figure_without_a_widget_has_no_data():
+    markdown = mkdocs_hooks.on_page_markdown(FIGURE_PAGE.format(extra=""), PAGE)
+    assert "data-widget" not in markdown
+    html = mkdocs_hooks.on_page_content(mkdocs_hooks.SVG_SLOT.search(markdown)[0], PAGE)
+    assert "<script" not in html
+
+
+@pytest.mark.parametrize("widget, message", [
+    ("[1]", "ValueError: a block's `widget` must be a dict with a str 'kind'"),
+    ('{"ends": [0, 1]}', "ValueError: a block's `widget` must be a dict with a str 'kind'"),
+    ('{"kind": "line", "ends": [float("nan")]}', "ValueError: Out of range float values are not JSON"),
+    ('{"kind": "line", "ends": object()}', "TypeError: Object of type object is not JSON serializable"),
+])
+def test_a_widget_that_is_not_plain_json_fails_the_build(widget, message):
+    page = FIGURE_PAGE.format(extra=f")\nwidget = {widget}  #")
+    with pytest.raises(PluginError, match="chapter.md:3: figure failed to draw") as error:
+        mkdocs_hooks.on_page_markdown(page, PAGE)
+    assert message in str(error.value)
+
+
 def test_figure_markers_in_code_examples_are_left_alone():
     example = "````markdown\n" + FIGURE_PAGE.format(extra="") + "````\n"
     assert mkdocs_hooks.on_page_markdown(example, PAGE) == example
@@ -145,6 +181,10 @@ def test_a_drawn_figure_is_cached_by_its_code(tmp_path, monkeypatch):
     mkdocs_hooks.draw(counted.replace("[0, 1], [0, 1]", "[0, 1], [1, 0]"), "chapter.md:3")
     mkdocs_hooks.draw(counted, "chapter.md:9")  # another place: other element ids
     assert runs.read_text() == "xxx"
+    with_widget = counted + 'widget = {"kind": "line"}\n'
+    drawn = mkdocs_hooks.draw(with_widget, "chapter.md:3")
+    assert drawn[1] == '{"kind":"line"}' and first[1] is None
+    assert mkdocs_hooks.draw(with_widget, "chapter.md:3") == drawn and runs.read_text() == "xxxx"
 
 
 SEPARATOR = re.compile(r'[\s\-,:!=\[\]()"/\\{}]+|(?!\b)(?=[A-Z][a-z])|\.(?!\d)|&[lg]t;')

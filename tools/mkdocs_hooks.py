@@ -73,43 +73,64 @@ def on_config(config, **kwargs):
     return config
 
 
-def draw(code: str, key: str) -> str:
-    """Run a figure block in a fresh namespace and return its `fig` as inline SVG (cached)."""
+def draw(code: str, key: str) -> tuple[str, str | None]:
+    """Run a figure block in a fresh namespace: its `fig` as inline SVG, its `widget` as JSON.
+
+    Both are cached by the block's code; a block without a widget has no JSON file.
+    """
     name = hashlib.sha1("\0".join([key, code]).encode()).hexdigest()
-    cached = FIGURES / f"{name}.svg"
+    cached, data = FIGURES / f"{name}.svg", FIGURES / f"{name}.json"
     if cached.exists():
-        return cached.read_text(encoding="utf-8")
-    svg = render(code, key)
+        return cached.read_text(encoding="utf-8"), data.read_text(encoding="utf-8") if data.exists() else None
+    svg, widget = render(code, key)
     cached.parent.mkdir(parents=True, exist_ok=True)
-    partial = cached.with_suffix(f".{os.getpid()}.part")  # two builds may draw at once
-    partial.write_text(svg, encoding="utf-8")
-    partial.replace(cached)
-    return svg
+    # Two builds may draw at once; the SVG is written last, so that its presence means both are.
+    for path, text in ((data, widget), (cached, svg)):
+        if text is not None:
+            partial = path.with_suffix(f".{os.getpid()}.part")
+            partial.write_text(text, encoding="utf-8")
+            partial.replace(path)
+    return svg, widget
 
 
-def render(code: str, key: str) -> str:
-    """Run a figure block in a fresh namespace and return its `fig` as inline SVG."""
+def render(code: str, key: str) -> tuple[str, str | None]:
+    """Run a figure block in a fresh namespace: its `fig` as inline SVG, its `widget` as JSON."""
     from matplotlib.figure import Figure
 
     from attnlit.plots import to_svg
 
     namespace = {"__name__": "__main__"}
     exec(compile(code, key, "exec"), namespace)
-    fig = namespace.get("fig")
+    fig, widget = namespace.get("fig"), namespace.get("widget")
     if not isinstance(fig, Figure):
         raise ValueError(f"the block must leave a matplotlib Figure in `fig`, found {type(fig).__name__}")
-    return to_svg(fig, name=key)
+    if widget is not None and not (isinstance(widget, dict) and isinstance(widget.get("kind"), str)):
+        raise ValueError("a block's `widget` must be a dict with a str 'kind' (the widget that "
+                         f"docs/javascripts/widgets.js draws), found {widget!r:.80}")
+    if widget is not None:
+        # Plain JSON only (no NaN or infinity, which JSON lacks); "</" would end the <script>.
+        widget = json.dumps(widget, allow_nan=False, separators=(",", ":")).replace("</", "<\\/")
+    return to_svg(fig, name=key), widget
 
 
 def figure(caption: str, fence: list[str], key: str) -> list[str]:
-    """A drawn figure with its caption, then its code folded into a collapsible box."""
+    """A drawn figure with its caption, then its code folded into a collapsible box.
+
+    A block that also leaves a `widget` gets it beside the drawing, as JSON that
+    docs/javascripts/widgets.js turns into controls and a drawing that follows them; without
+    JavaScript, the drawing stays.
+    """
     # The caption is the drawing's accessible name: a screen reader reads it as one image,
     # not the SVG's scattered tick labels.
     caption_id = f"figure-caption-{key.rsplit(':', 1)[-1]}"
-    svg = draw("\n".join(fence[1:-1]), key)
+    svg, widget = draw("\n".join(fence[1:-1]), key)
     svgs[key] = svg.replace("<svg ", f'<svg role="img" aria-labelledby="{caption_id}" ', 1)
+    kind = ""
+    if widget is not None:
+        svgs[key] += f'\n<script type="application/json">{widget}</script>'
+        kind = f' data-widget="{html.escape(json.loads(widget)["kind"])}"'
     return [
-        '<figure class="attnlit-figure" data-search-exclude markdown="1">',
+        f'<figure class="attnlit-figure"{kind} data-search-exclude markdown="1">',
         f'<div class="attnlit-svg" data-figure="{key}"></div>',
         f'<figcaption id="{caption_id}" markdown="span">{caption}</figcaption>',
         "</figure>",
