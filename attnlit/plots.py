@@ -32,7 +32,21 @@ SVG_TRIMS = [
     ("</style>", f"text{{font-family:{FONT}}}</style>"),  # ...set once instead
     (r'style="[^"]*"',                             # spaces in styles
      lambda style: re.sub(r"([:;]) ", r"\1", style[0])),
+    (r' d="[^"]*"', lambda path: " d=" + re.sub(   # in paths, no spaces by
+        r'\s*([A-Za-z])\s*|(\d)\.0(?!\d)|\s+(?=")',  # letters, no ".0"
+        r"\1\2", path[0][3:])),
 ]
+
+
+def bare_groups_dropped(svg: str) -> str:
+    """The SVG without its <g> tags that carry no attribute: they change nothing."""
+    kept, parts = [], re.split(r"(<g>|<g [^>]*[^/]>|</g>)", svg)
+    for i, part in enumerate(parts):
+        if part.startswith("<g"):
+            kept.append(part != "<g>")
+        if part == "<g>" or part == "</g>" and not kept.pop():
+            parts[i] = ""
+    return re.sub(r"\n+", "\n", "".join(parts))
 
 
 def to_svg(fig: Figure, name: str = "figure") -> str:
@@ -54,7 +68,7 @@ def to_svg(fig: Figure, name: str = "figure") -> str:
     svg = re.sub(r"<[^>]+>", lambda tag: DECIMALS.sub(r"\1", tag[0]), svg)
     for pattern, replacement in SVG_TRIMS:
         svg = re.sub(pattern, replacement, svg)
-    return svg.replace(INK, "currentColor")
+    return bare_groups_dropped(svg).replace(INK, "currentColor")
 
 
 def arrows(

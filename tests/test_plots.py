@@ -7,7 +7,7 @@ import torch
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
-from attnlit.plots import flow, heatmap, to_svg
+from attnlit.plots import bare_groups_dropped, flow, heatmap, to_svg
 
 WORDS = ["a", "b", "c"]
 TEXT = re.compile(r'<text style="font-size: ?([\d.]+)px[^"]*" x="[\d.-]+" y="([\d.-]+)"')
@@ -94,3 +94,10 @@ def test_flow_keeps_every_frame_inside_the_figure():
                if frame.x0 < edge.x0 or frame.y0 < edge.y0
                or frame.x1 > edge.x1 or frame.y1 > edge.y1]
     assert not outside, f"frames beyond the figure {edge.bounds}: {outside}"
+
+
+def test_groups_that_carry_nothing_are_dropped_and_the_others_kept():
+    svg = ('<svg>\n<g>\n<g clip-path="url(#c)">\n<g>\n<path d="M0 0"/>\n</g>\n</g>\n'
+           '<g style="fill:none"/>\n<text>a</text>\n</g>\n</svg>')
+    assert bare_groups_dropped(svg) == ('<svg>\n<g clip-path="url(#c)">\n<path d="M0 0"/>\n</g>\n'
+                                        '<g style="fill:none"/>\n<text>a</text>\n</svg>')
