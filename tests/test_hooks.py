@@ -216,3 +216,20 @@ def test_the_search_index_keeps_every_word_and_a_readable_opening():
 
 def test_a_short_section_is_indexed_as_written():
     assert mkdocs_hooks.compact_entry("<p>Short <code>x</code>.</p>", SEPARATOR) == "<p>Short <code>x</code>.</p>"
+
+
+def test_pages_lose_indentation_but_not_where_whitespace_shows():
+    page = "<div>\n    <p>a\n   b</p>\n  <pre><code>x\n    y</code></pre>\n <script>\n  s</script>\n</div>"
+    expected = "<div>\n<p>a\nb</p>\n<pre><code>x\n    y</code></pre>\n<script>\n  s</script>\n</div>"
+    assert mkdocs_hooks.unindented(page) == expected
+    assert mkdocs_hooks.on_post_template(page, template_name="404.html") == expected
+    assert mkdocs_hooks.on_post_template(page, template_name="sitemap.xml") == page
+
+
+def test_code_spans_of_the_plain_colour_go_and_a_strings_pieces_join():
+    code = ('<pre><code>x = <span class="kc">None</span> <span class="k">if</span> '
+            '<span class="sa">f</span><span class="s2">&quot;a </span><span class="si">{</span>'
+            'b<span class="si">}</span><span class="s2">&quot;</span></code></pre>')
+    assert mkdocs_hooks.on_page_content(code, PAGE) == (
+        '<pre><code>x = None <span class="k">if</span> f<span class="s2">&quot;a {</span>'
+        'b<span class="si">}&quot;</span></code></pre>')
