@@ -39,7 +39,7 @@ SVG_TRIMS = [
 
 
 def bare_groups_dropped(svg: str) -> str:
-    """The SVG without its <g> tags that carry no attribute: they change nothing."""
+    """The SVG without the <g> tags that carry no attribute: they do nothing."""
     kept, parts = [], re.split(r"(<g>|<g [^>]*[^/]>|</g>)", svg)
     for i, part in enumerate(parts):
         if part.startswith("<g"):
