@@ -13,6 +13,7 @@ from pathlib import Path
 import nbformat
 from latex2mathml.converter import convert
 from mkdocs.exceptions import PluginError
+from mkdocs.utils import get_relative_url
 
 sys.path.insert(0, str(Path(__file__).parent))
 # One reading of markers and fences, shared with the tangler and the notebook converter.
@@ -51,6 +52,9 @@ NOTEBOOK_CODE = re.compile(r'<div class="highlight-ipynb hl-python"><pre>(.*?)</
 OUTPUT_AREA = '<div class="jp-OutputArea jp-Cell-outputArea">'  # printed text and figures
 DISPLAY_TEX = re.compile(r"\$\$(.+?)\$\$", re.DOTALL)
 INLINE_TEX = re.compile(r"\$([^$\n]+?)\$")
+# Loaded by the pages that have a widget, only: what widgets share, then each kind's drawing.
+WIDGETS_JS, KIND_JS = "javascripts/widgets.js", "javascripts/widgets/{}.js"
+WIDGET_KIND = re.compile(r'<figure class="attnlit-figure"[^>]* data-widget="([a-z]+)"')
 svgs: dict[str, str] = {}  # slot key -> drawn SVG, from on_page_markdown to on_page_content
 # Every page loads the whole search index; a section's entry keeps its opening as written,
 # for the result's preview, then each other word once: lunr matches words, not phrases.
@@ -112,10 +116,12 @@ def render(code: str, key: str) -> tuple[str, str | None]:
         raise ValueError(f"the block must leave a matplotlib Figure in `fig`, found {type(fig).__name__}")
     if widget is not None and not (isinstance(widget, dict) and isinstance(widget.get("kind"), str)):
         raise ValueError("a block's `widget` must be a dict with a str 'kind' (the widget that "
-                         f"docs/javascripts/widgets.js draws), found {widget!r:.80}")
-    if widget is not None:
-        # Plain JSON only (no NaN or infinity, which JSON lacks); "</" would end the <script>.
-        widget = json.dumps(widget, allow_nan=False, separators=(",", ":")).replace("</", "<\\/")
+                         f"docs/javascripts/widgets/<kind>.js draws), found {widget!r:.80}")
+    if widget is not None and not (re.fullmatch("[a-z]+", widget["kind"])
+                                   and (ROOT / "docs" / KIND_JS.format(widget["kind"])).exists()):
+        raise ValueError(f"no script docs/{KIND_JS.format(widget['kind'])} draws the widget's kind")
+    if widget is not None:  # plain JSON only: no NaN or infinity, which JSON lacks
+        widget = json.dumps(widget, allow_nan=False, separators=(",", ":"))
     return to_svg(fig, name=key), widget
 
 
@@ -123,8 +129,10 @@ def figure(caption: str, fence: list[str], key: str) -> list[str]:
     """A drawn figure with its caption, then its code folded into a collapsible box.
 
     A block that also leaves a `widget` gets it beside the drawing, as JSON that
-    docs/javascripts/widgets.js turns into controls and a drawing that follows them; without
-    JavaScript, the drawing stays.
+    docs/javascripts/widgets/<kind>.js turns into controls and a drawing that follows them; without
+    JavaScript, the drawing stays. The JSON is the text of a hidden element, not of a
+    <script type="application/json">: Material's instant navigation runs every <script> of
+    the page it brings in as JavaScript, whatever its type.
     """
     # The caption is the drawing's accessible name: a screen reader reads it as one image,
     # not the SVG's scattered tick labels.
@@ -133,7 +141,7 @@ def figure(caption: str, fence: list[str], key: str) -> list[str]:
     svgs[key] = svg.replace("<svg ", f'<svg role="img" aria-labelledby="{caption_id}" ', 1)
     kind = ""
     if widget is not None:
-        svgs[key] += f'\n<script type="application/json">{widget}</script>'
+        svgs[key] += f'\n<div class="attnlit-data" hidden>{html.escape(widget, quote=False)}</div>'
         kind = f' data-widget="{html.escape(json.loads(widget)["kind"])}"'
     return [
         f'<figure class="attnlit-figure"{kind} data-search-exclude markdown="1">',
@@ -213,7 +221,13 @@ def notebook_page(content: str) -> str:
 
 
 def on_page_content(content: str, page, **kwargs) -> str:
-    """Put drawn figures in their slots; replace each TeX formula by MathML."""
+    """Put drawn figures in their slots, with the widgets' script if any; TeX to MathML.
+
+    The scripts are loaded by the pages with a widget only, not by every page
+    (extra_javascript): the others stay lighter, and each page loads the kinds it draws. They
+    sit in the page's content, where Material's instant navigation, which swaps the content,
+    would load them too.
+    """
 
     def to_mathml(match: re.Match) -> str:
         tex = html.unescape(match[2]).strip()
@@ -227,6 +241,9 @@ def on_page_content(content: str, page, **kwargs) -> str:
     if page.file.src_uri != "index.md":  # overrides/main.html shows a download button
         page.meta["notebook"] = Path(page.file.src_uri).stem + ".ipynb"
     content = SVG_SLOT.sub(lambda match: svgs.pop(match[1]), content)
+    kinds = dict.fromkeys(WIDGET_KIND.findall(content))  # in order, once each
+    for script in [WIDGETS_JS, *map(KIND_JS.format, kinds)] if kinds else []:
+        content += f'\n<script src="{get_relative_url(script, page.url)}" defer></script>'
     # Every page loads the whole search index, so code blocks and exercise solutions stay
     # out of it: the prose names every function it uses (in inline code, which is indexed).
     content = CODE_BLOCK.sub(r"\g<0> data-search-exclude", content)
@@ -287,7 +304,27 @@ def compact_entry(text: str, separator: re.Pattern) -> str:
     return f"<p>{teaser} …</p><p>{' '.join(others)}</p>"
 
 
+def stripped_script(source: str, name: str) -> str:
+    """JavaScript without its comment lines and indentation: the same program, a third lighter.
+
+    Line by line, which is safe as long as no template literal spans lines: that fails.
+    """
+    lines = [line.strip() for line in source.splitlines()]
+    if any(line.count("`") % 2 for line in lines):
+        raise PluginError(f"{name}: a template literal spans lines; keep each on one line")
+    return "".join(f"{line}\n" for line in lines if line and not line.startswith("//"))
+
+
 def on_post_build(config, **kwargs) -> None:
+    """Serve the site's own scripts stripped; write the search index compact."""
+    scripts = Path(config.site_dir) / Path(WIDGETS_JS).parent
+    for script in sorted(scripts.rglob("*.js")):
+        name = script.relative_to(config.site_dir)
+        script.write_text(stripped_script(script.read_text(encoding="utf-8"), str(name)), encoding="utf-8")
+    compact_index(config)
+
+
+def compact_index(config) -> None:
     """Write the search index compact: each section's opening, then its other words once."""
     path = Path(config.site_dir) / "search" / "search_index.json"
     if not path.exists():
