@@ -450,6 +450,34 @@ async def static_record(browser, server: str, page_name: str) -> dict:
         await context.close()
 
 
+# On a phone, how large a widget draws (its width on screen over its drawing's width), and
+# whether anything makes the page wider than the screen.
+PHONE = """() => [...document.querySelectorAll("figure.attnlit-live > svg.attnlit-drawing")]
+    .map(svg => svg.getBoundingClientRect().width / svg.viewBox.baseVal.width)
+    .concat(document.documentElement.scrollWidth - document.documentElement.clientWidth)"""
+
+
+async def phone_record(browser, server: str, page_name: str) -> dict:
+    """A page with widgets on a phone's screen (390 px): widgets stack their panels."""
+    context = await browser.new_context(viewport={"width": 390, "height": 844})
+    context.set_default_timeout(120_000)
+    try:
+        page, errors = await context.new_page(), []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        await page.goto(server + url_path(page_name))
+        figures = await page.locator("figure[data-widget]").all()
+        for figure in figures:
+            await figure.locator(".attnlit-numbers").wait_for()
+        *scales, overflow = await page.evaluate(PHONE)
+        style = await page.evaluate_handle(NO_HEADER)
+        for i, figure in enumerate(figures):
+            await figure.screenshot(path=SHOTS / f"widget-{shot_name(page_name)}-{i}-phone.png")
+        await style.evaluate("style => style.remove()")
+        return {"scales": scales, "overflow": overflow, "errors": errors, "widgets": len(figures)}
+    finally:
+        await context.close()
+
+
 # Pages a footer link apart: one without widgets, then two with one each (and their kinds).
 INSTANT = ("queries-keys-values.md", ("scaling.md", "scale"), ("causal-attention.md", "mask"))
 
@@ -575,6 +603,14 @@ async def browse(server: str) -> dict:
         statics = await asyncio.gather(*(static(name) for name in with_widgets), return_exceptions=True)
         for name, seen in zip(with_widgets, statics):
             records[name]["static"] = seen
+
+        async def phone(name):
+            async with slots:
+                return await phone_record(browser, server, name)
+
+        phones = await asyncio.gather(*(phone(name) for name in with_widgets), return_exceptions=True)
+        for name, seen in zip(with_widgets, phones):
+            records[name]["phone"] = seen
         try:
             instant = await instant_record(browser, server)
         except Exception as error:  # handed to its test
@@ -790,6 +826,17 @@ def test_without_javascript_the_static_figure_stays(browsed, page_name):
     assert all(height > 100 for height in seen["heights"]), seen["heights"]
     assert [(role, comparable(name)) for role, name in seen["names"]] == \
         [("image", comparable(caption)) for caption in seen["captions"]]
+
+
+@pytest.mark.parametrize("page_name", list(WIDGETS))
+def test_on_a_phone_widgets_stack_their_panels_and_keep_their_size(browsed, page_name):
+    """Drawn at 85 % of their size or more (not shrunk to fit), within the screen's width."""
+    seen = record(browsed, page_name)["phone"]
+    if isinstance(seen, BaseException):
+        raise seen
+    assert seen["errors"] == [] and len(seen["scales"]) == seen["widgets"] == 1
+    assert min(seen["scales"]) >= 0.85, seen["scales"]
+    assert seen["overflow"] == 0, "the page scrolls sideways"
 
 
 def test_widgets_come_with_pages_that_instant_navigation_brings_in(browsed):

@@ -104,15 +104,20 @@
     const live = make(null, "svg", { class: "attnlit-drawing", role: "img",
       "aria-labelledby": drawing.getAttribute("aria-labelledby") });
     const status = make(null, "p", { class: "attnlit-status", role: "status" });
-    const numbers = make(null, "div", { class: "attnlit-numbers" });
+    // Rows of numbers as print writes them: scrolled sideways on a narrow screen.
+    const numbers = make(null, "div", { class: "attnlit-numbers", tabindex: 0 });
+    // On a narrow screen (a phone), widgets stack their panels rather than shrink them.
+    const narrow = () => figure.clientWidth < 560;
+    let was;
     const redraw = () => {
       live.replaceChildren();
-      const [width, height, said, rows] = draw(live);
+      const [width, height, said, rows] = draw(live, was = narrow());
       live.setAttribute("viewBox", `0 0 ${width} ${height}`);
       live.setAttribute("width", width);
-      status.textContent = said;
+      if (status.textContent !== said) status.textContent = said; // said once
       numbers.textContent = rows.join("\n");
     };
+    addEventListener("resize", () => figure.isConnected && narrow() !== was && redraw());
     const draw = build(data, controls(box, redraw));
     drawing.before(box);
     drawing.after(live, status, numbers);
@@ -131,8 +136,8 @@
     }
   };
 
-  // What the kinds draw with. Each kind: (data, ui) => draw(svg) => [width, height, what to
-  // announce, rows of numbers as print shows them].
+  // What the kinds draw with. Each kind: (data, ui) => draw(svg, narrow) => [width, height,
+  // what to announce, rows of numbers as print shows them].
   window.attnlit = {
     // attnlit.plots' data colours, at least 3:1 on both palettes; text is in currentColor.
     BLUE: "#1f77b4", ORANGE: "#d95f02", RED: "#d62728", GREY, f4, make, text, grid,
@@ -142,6 +147,9 @@
     line: (g, points, stroke, attrs = {}) => make(g, "polyline", { fill: "none", stroke,
       points: points.map(p => p.map(v => v.toFixed(1)).join(",")).join(" "), "stroke-width": 2,
       ...attrs }),
+    // Where a panel drawn at x goes: there, or on a narrow screen below, moved dx left.
+    panel: (svg, narrow, dx, dy) =>
+      make(svg, "g", narrow ? { transform: `translate(${-dx} ${dy})` } : {}),
     // A row of numbers: a label, then each value as print shows it.
     row: (label, values) => `${label.padEnd(9)}${values.map(f4).join(" ")}`,
     widget(kind, build) {

@@ -20,35 +20,35 @@ attnlit.widget("rope", (d, ui) => {
     const q = turn(Q, m), k = turn(K, p);
     return q.reduce((sum, v, i) => sum + v * k[i], 0);
   };
-  return svg => {
+  return (svg, narrow) => {
     const o = offset(), [m, p] = at(start(), o), q = turn(Q, m), k = turn(K, p);
     // Top: the score against the offset, from the same earlier position.
     const scores = offsets.map(x => score(...at(start(), x)));
-    const lo = Math.min(...scores), hi = Math.max(...scores);
-    const X = x => 60 + (x - d.offsets[0]) * 560 / (d.offsets[1] - d.offsets[0]);
+    const lo = Math.min(...scores), hi = Math.max(...scores), w = narrow ? 280 : 560;
+    const X = x => 60 + (x - d.offsets[0]) * w / (d.offsets[1] - d.offsets[0]);
     const Y = v => 170 - (v - lo) / (hi - lo) * 140;
-    frame(svg, 60, 25, 560, 150, { "stroke-width": 1 });
+    frame(svg, 60, 25, w, 150, { "stroke-width": 1 });
     line(svg, offsets.map((x, i) => [X(x), Y(scores[i])]), BLUE);
     make(svg, "circle", { cx: X(o), cy: Y(score(m, p)), r: 6, fill: ORANGE });
     for (const x of [d.offsets[0], 0, d.offsets[1]])
       text(svg, X(x), 192, String(x), { "font-size": 11 });
     for (const v of [lo, hi])
       text(svg, 55, Y(v), v.toFixed(1), { "text-anchor": "end", dy: "0.35em", "font-size": 11 });
-    text(svg, 340, 192, "offset m − p", { "font-size": 12 });
-    text(svg, 340, 16, `score of q at m = ${m} and k at p = ${p}, against the offset`,
-      { "font-size": 13 });
-    // Bottom: some pairs of q (blue) and k (orange), turned; each adds its product.
+    text(svg, 60 + w / 2, 192, "offset m − p", { "font-size": 12 });
+    text(svg, 60 + w / 2, 16, `score of q at m = ${m} and k at p = ${p}`, { "font-size": 13 });
+    // Below: some pairs of q (blue) and k (orange), turned; each adds its product.
     d.pairs.forEach((i, j) => {
-      const cx = 100 + j * 160, cy = 300, j2 = i + half;
+      const cx = 100 + (narrow ? j % 2 : j) * 160, j2 = i + half;
+      const cy = 300 + (narrow ? Math.floor(j / 2) * 190 : 0);
       const r = Math.max(Math.hypot(Q[i], Q[j2]), Math.hypot(K[i], K[j2]));
       make(svg, "circle", { cx, cy, r: 60, fill: "none", stroke: GREY, "stroke-width": 0.5 });
       for (const [v, color] of [[q, BLUE], [k, ORANGE]])
         make(svg, "line", { x1: cx, y1: cy, x2: cx + 60 * v[i] / r, y2: cy - 60 * v[j2] / r,
           stroke: color, "stroke-width": 3, "stroke-linecap": "round" });
-      text(svg, cx, 225, `pair ${i}`, { "font-size": 12 });
-      text(svg, cx, 382, `adds ${(q[i] * k[i] + q[j2] * k[j2]).toFixed(2)}`, { "font-size": 12 });
+      text(svg, cx, cy - 75, `pair ${i}`, { "font-size": 12 });
+      text(svg, cx, cy + 82, `adds ${(q[i] * k[i] + q[j2] * k[j2]).toFixed(2)}`, { "font-size": 12 });
     });
-    return [660, 392, `m = ${m}, p = ${p}: score ${f4(score(m, p))}`,
+    return [narrow ? 360 : 660, narrow ? 582 : 392, `m = ${m}, p = ${p}: score ${f4(score(m, p))}`,
       [`m ${m}   p ${p}   m − p ${o}   score ${f4(score(m, p))}`]];
   };
 });

@@ -2,7 +2,7 @@
 // and the weights of one query over eight keys, unscaled and scaled by the square root of
 // c. PyTorch computed the scores at every width; softmax is recomputed here.
 attnlit.widget("scale", (d, ui) => {
-  const { frame, text, line, make, row, f4, range, BLUE, ORANGE } = attnlit;
+  const { frame, text, line, make, panel, row, f4, range, BLUE, ORANGE } = attnlit;
   const width = ui.slider("width c", d.widths, d.widths.indexOf(d.c));
   const hot = ui.slider("temperature T", d.temperatures, d.temperatures.indexOf(d.T));
   const softmax = scores => {
@@ -11,7 +11,7 @@ attnlit.widget("scale", (d, ui) => {
     return e.map(v => v / sum);
   };
   const sigmoid = v => 1 / (1 + Math.exp(-v)), zs = range(-60, 60).map(i => i / 20);
-  return svg => {
+  return (svg, narrow) => {
     const c = width(), T = hot(), scores = d.scores[d.widths.indexOf(c)].map(Math.fround);
     const unscaled = softmax(scores.map(v => v / T));
     const scaled = softmax(scores.map(v => v / (Math.sqrt(c) * T)));
@@ -26,6 +26,7 @@ attnlit.widget("scale", (d, ui) => {
     line(svg, zs.map(z => [X(z), Y(sigmoid(z * Math.sqrt(2 * c) / T))]), ORANGE);
     line(svg, zs.map(z => [X(z), Y(sigmoid(z * Math.SQRT2 / T))]), BLUE, { "stroke-width": 3 });
     // Right: the eight weights of one query, two bars each, and the legend.
+    svg = panel(svg, narrow, 330, 280);
     text(svg, 530, 20, `one query, 8 keys, width ${c}`, { "font-size": 13 });
     scores.forEach((_, j) => {
       const y = 34 + j * 25;
@@ -38,8 +39,8 @@ attnlit.widget("scale", (d, ui) => {
       text(svg, x + 25, 259, label, { "text-anchor": "start", "font-size": 12 });
     }
     const top = v => f4(Math.max(...v));
-    return [650, 280, `c = ${c}, T = ${T}: largest weight ${top(unscaled)} unscaled, ` +
-      `${top(scaled)} scaled`, [row("scores", scores), row("unscaled", unscaled),
-      row("scaled", scaled)]];
+    return [narrow ? 330 : 650, narrow ? 560 : 280,
+      `c = ${c}, T = ${T}: largest weight ${top(unscaled)} unscaled, ${top(scaled)} scaled`,
+      [row("scores", scores), row("unscaled", unscaled), row("scaled", scaled)]];
   };
 });
