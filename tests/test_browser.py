@@ -478,6 +478,17 @@ async def phone_record(browser, server: str, page_name: str) -> dict:
         await context.close()
 
 
+# Material follows a click on a link of the site without a reload once it has read the
+# sitemap; a click before that loads the page, and the visit would test nothing. So: click the
+# footer's "next" link until Material takes the click (it cancels the load), a frame apart,
+# and never let the browser load the page itself.
+CLICK_NEXT = """() => {
+    let taken = false;
+    addEventListener("click", event => { taken = event.defaultPrevented; event.preventDefault(); },
+                     { once: true });
+    document.querySelector("a.md-footer__link--next").click();
+    return taken;
+}"""
 # Pages a footer link apart: one without widgets, then two with one each (and their kinds).
 INSTANT = ("queries-keys-values.md", ("scaling.md", "scale"), ("causal-attention.md", "mask"))
 
@@ -489,8 +500,10 @@ async def instant_record(browser, server: str) -> list[dict]:
     each page in without reloading, loads the scripts it finds in its content (the widgets'
     the first time, again the second), and tells document$. The visit switches the feature on
     in each page's config, and points the sitemap (which tells the feature which links are the
-    site's) at the test server. Each widget page: where it is, its errors so far, and how many
-    widgets were set up, with how many sets of controls.
+    site's) at the test server. Material inserts a page's scripts all at once, and they run as
+    they arrive: during the hops, the visit holds the shared script back until the kind's
+    has run, the order that once made a widget fail now and then. Each widget page: where it
+    is, its errors so far, and how many widgets were set up, with how many sets of controls.
     """
     context = await browser.new_context(viewport={"width": 1280, "height": 900})
     context.set_default_timeout(120_000)
@@ -504,15 +517,24 @@ async def instant_record(browser, server: str) -> list[dict]:
             body = body.replace('"features": [', '"features": ["navigation.instant", ', 1)
         await route.fulfill(response=response, body=body)
 
+    hop = {}
+
+    async def shared_script_last(route):
+        if hop:  # this hop's kind first
+            await page.wait_for_function("kind => window.attnlitKinds?.[kind]", arg=hop["kind"])
+        await route.continue_()
+
     try:
         await context.route(lambda url: url.endswith(("/", ".html", "/sitemap.xml")), switch_on)
+        await context.route(lambda url: url.endswith("/javascripts/widgets.js"), shared_script_last)
         page, errors, seen = await context.new_page(), [], []
         page.on("console", lambda m: m.type == "error" and errors.append(m.text))
         page.on("pageerror", lambda error: errors.append(str(error)))
         await page.goto(server + url_path(INSTANT[0]))
         await page.evaluate("window.attnlitVisit = 'still the first document'")
         for name, kind in INSTANT[1:]:
-            await page.locator("a.md-footer__link--next").click()
+            hop["kind"] = kind
+            await page.wait_for_function(CLICK_NEXT, polling="raf")
             await page.wait_for_function(f"document.querySelector('figure[data-widget={kind}].attnlit-live')")
             seen.append({"path": await page.evaluate("location.pathname"), "errors": [*errors],
                          "document": await page.evaluate("window.attnlitVisit"),
@@ -520,6 +542,7 @@ async def instant_record(browser, server: str) -> list[dict]:
                          "controls": await page.locator(".attnlit-controls").count()})
         return seen
     finally:
+        await context.unroute_all(behavior="ignoreErrors")  # a script held back, if it failed
         await context.close()
 
 

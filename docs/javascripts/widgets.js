@@ -1,9 +1,10 @@
 // Figures readers can move (docs/figures.md), the part that every kind of widget shares. A
 // figure block that leaves a `widget` dictionary gets it as JSON beside its drawing
-// (tools/mkdocs_hooks.py), and its page loads this script, then widgets/<kind>.js, which
-// hands its drawing to attnlit.widget(kind, build). Here each widget gets its controls and
-// is drawn again whenever one moves. Without JavaScript the static drawing stays. With
-// Material's instant navigation, pages come in without a reload and document$ tells.
+// (tools/mkdocs_hooks.py), and its page loads this script and widgets/<kind>.js, which puts
+// its drawing in attnlitKinds and calls attnlit.start(). Here each widget gets its controls
+// and is drawn again whenever one moves. Without JavaScript the static drawing stays. With
+// Material's instant navigation, pages come in without a reload and document$ tells; it
+// then loads the page's scripts all at once, in any order.
 (() => {
   "use strict";
   // Instant navigation runs the script again on each page that has a widget: set up once.
@@ -13,7 +14,7 @@
   const BLUES = ["f7fbff", "deebf7", "c6dbef", "9ecae1", "6baed6", "4292c6", "2171b5", "08519c",
     "08306b"].map(hex => [0, 2, 4].map(i => parseInt(hex.slice(i, i + 2), 16)));
   const GREY = "#888888", f4 = v => v.toFixed(4);
-  const kinds = {};
+  const kinds = (window.attnlitKinds ??= {}); // filled by the kinds' scripts, maybe first
   let made = 0; // element ids
 
   function make(parent, tag, attrs = {}, text) {
@@ -152,10 +153,7 @@
       make(svg, "g", narrow ? { transform: `translate(${-dx} ${dy})` } : {}),
     // A row of numbers: a label, then each value as print shows it.
     row: (label, values) => `${label.padEnd(9)}${values.map(f4).join(" ")}`,
-    widget(kind, build) {
-      kinds[kind] = build;
-      start();
-    },
+    start,
   };
   if (window.document$) window.document$.subscribe(start);
   else start();

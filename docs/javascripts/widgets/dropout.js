@@ -1,7 +1,7 @@
 // Chapter 6 (dropout.md): dropout with rate p after torch.manual_seed(seed). Which weights
 // survive was recorded from PyTorch for every rate and seed offered, one bit per weight;
 // survivors are scaled by 1 / (1 - p) here, in float32 as PyTorch does.
-attnlit.widget("dropout", (d, ui) => {
+(window.attnlitKinds ??= {}).dropout = (d, ui) => {
   const { grid, text, panel, f4, row, range } = attnlit;
   const rate = ui.slider("dropout rate p", d.rates, d.rates.indexOf(d.p));
   const seed = ui.slider("seed", range(0, d.kept[0].length - 1), d.seed), s = 34;
@@ -27,4 +27,5 @@ attnlit.widget("dropout", (d, ui) => {
       `× 1 / (1 − p) = ${f4(scale)}`,
       [...out.map((r, m) => row(d.words[m], r)), row("row sums", sums)]];
   };
-});
+};
+window.attnlit?.start();

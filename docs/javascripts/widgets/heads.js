@@ -1,7 +1,7 @@
 // Chapter 10 (trained-gpt.md): the trained model's heads on a few sequences, all four drawn
 // and the chosen one framed, with each query's strongest key. PyTorch exported the weights,
 // one character per cell of the causal triangle (36 shades), and the strongest keys.
-attnlit.widget("heads", (d, ui) => {
+(window.attnlitKinds ??= {}).heads = (d, ui) => {
   const { grid, frame, f4, range, ORANGE } = attnlit;
   const seq = ui.radios("sequence", d.sequences.map(q => q.label), 0);
   const layer = ui.radios("layer", range(0, d.layers - 1).map(String), d.layer);
@@ -31,4 +31,5 @@ attnlit.widget("heads", (d, ui) => {
       `head ${layer()}.${head()} on ${d.sequences[seq()].label}: each query's strongest key`,
       lines];
   };
-});
+};
+window.attnlit?.start();

@@ -1,6 +1,6 @@
 // Chapter 5 (causal-attention.md): causal weights computed three ways by PyTorch; the
 // wrong way gives later keys weight, framed in red.
-attnlit.widget("mask", (d, ui) => {
+(window.attnlitKinds ??= {}).mask = (d, ui) => {
   const { grid, frame, panel, f4, row, RED } = attnlit;
   const way = ui.radios("masking", d.ways.map(w => w[0]), 0), s = 34;
   const later = (m, p) => p > m;
@@ -19,4 +19,5 @@ attnlit.widget("mask", (d, ui) => {
       (leak[most] > 0 ? ` (query ${d.words[most]})` : ""),
       weights.map((r, m) => row(d.words[m], r))];
   };
-});
+};
+window.attnlit?.start();

@@ -1,6 +1,6 @@
 // Chapter 1 (attention-without-weights.md): pick a query; its row of scores and weights is
 // framed, its context vector drawn beside them. Every number was computed by PyTorch.
-attnlit.widget("query", (d, ui) => {
+(window.attnlitKinds ??= {}).query = (d, ui) => {
   const { grid, frame, text, panel, f4, row, ORANGE } = attnlit;
   const pick = ui.radios("query", d.words, d.query), s = 32, n = d.words.length;
   return (svg, narrow) => {
@@ -18,4 +18,5 @@ attnlit.widget("query", (d, ui) => {
       `query ${d.words[m]}: context vector ${z.map(f4).join(", ")}`,
       [row("scores", d.scores[m]), row("weights", d.weights[m]), row("context", z)]];
   };
-});
+};
+window.attnlit?.start();

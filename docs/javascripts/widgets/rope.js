@@ -1,7 +1,7 @@
 // Chapter 9 (word-order.md): RoPE turns each pair of dimensions of q and k by an angle that
 // grows with its position; the score sees only the offset m - p. q and k, the base and the
 // pairs drawn come from PyTorch; the turning is done here.
-attnlit.widget("rope", (d, ui) => {
+(window.attnlitKinds ??= {}).rope = (d, ui) => {
   const { frame, line, make, text, f4, range, BLUE, ORANGE, GREY } = attnlit;
   const offsets = range(...d.offsets);
   const offset = ui.slider("offset m − p", offsets, offsets.indexOf(d.offset));
@@ -51,4 +51,5 @@ attnlit.widget("rope", (d, ui) => {
     return [narrow ? 360 : 660, narrow ? 582 : 392, `m = ${m}, p = ${p}: score ${f4(score(m, p))}`,
       [`m ${m}   p ${p}   m − p ${o}   score ${f4(score(m, p))}`]];
   };
-});
+};
+window.attnlit?.start();

@@ -1,7 +1,7 @@
 // Chapter 4 (scaling.md): softmax of two keys as the width c and the temperature T change,
 // and the weights of one query over eight keys, unscaled and scaled by the square root of
 // c. PyTorch computed the scores at every width; softmax is recomputed here.
-attnlit.widget("scale", (d, ui) => {
+(window.attnlitKinds ??= {}).scale = (d, ui) => {
   const { frame, text, line, make, panel, row, f4, range, BLUE, ORANGE } = attnlit;
   const width = ui.slider("width c", d.widths, d.widths.indexOf(d.c));
   const hot = ui.slider("temperature T", d.temperatures, d.temperatures.indexOf(d.T));
@@ -43,4 +43,5 @@ attnlit.widget("scale", (d, ui) => {
       `c = ${c}, T = ${T}: largest weight ${top(unscaled)} unscaled, ${top(scaled)} scaled`,
       [row("scores", scores), row("unscaled", unscaled), row("scaled", scaled)]];
   };
-});
+};
+window.attnlit?.start();
