@@ -198,10 +198,26 @@ class Visit:
         self.page.on("pageerror", lambda error: self.errors.append(str(error)))
         self.page.on("requestfailed", lambda r: self.failed.append(f"{r.url} {r.failure}"))
         self.page.on("response", lambda response: responses.append(response))
+        # Every request the page has made by then, answered: Material starts its search
+        # worker and fetches the index at once, and either may come last (counting at the
+        # index only, the floor once lost the worker's 40 KB, and every page was over).
+        pending, settled = set(), asyncio.Event()
+
+        def ended(request):
+            pending.discard(request)
+            if not pending:
+                settled.set()
+
+        self.page.on("request", lambda request: (pending.add(request), settled.clear()))
+        self.page.on("requestfinished", ended)
+        self.page.on("requestfailed", ended)
         # The search worker fetches the index after the load event: wait for it too.
         async with self.page.expect_response(lambda r: r.url.endswith("/search_index.json")):
             await self.page.goto(url)
-        self.bytes = sum([len(await response.body()) for response in responses])
+        await asyncio.wait_for(settled.wait(), timeout=120)
+        # Not the favicon, which the browser fetches when it likes: in one visit, not another.
+        self.bytes = sum([len(await response.body()) for response in responses
+                          if not response.url.endswith("/favicon.png")])
         return self
 
     async def route(self, route):
