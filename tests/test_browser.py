@@ -6,8 +6,11 @@ ATTNLIT_BROWSER_TESTS=required, which turns the skip into a failure.
 The browser work runs once, several pages at a time (playwright's async API, one browser):
 each page is opened once, and that visit records what it loaded, blocked and logged, how its
 formulas and figures came out, and what axe-core finds in the light palette and, after a click
-on the palette toggle, in the dark one. The tests below read those records. Every wait is on a
-condition (a response, an attribute, an element), never on time.
+on the palette toggle, in the dark one. On a page with figures readers can move (widgets), the
+same visit moves every control, by keyboard and by pointer, and reads what the widget shows; a
+second visit, with JavaScript off, checks that the static figure is there instead. The tests
+below read those records. Every wait is on a condition (a response, an attribute, an element),
+never on time.
 """
 
 import asyncio
@@ -17,9 +20,11 @@ import os
 import re
 import threading
 import unicodedata
+from dataclasses import dataclass
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from collections.abc import Callable
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -41,6 +46,99 @@ AT_ONCE = 4  # pages open at the same time
 SEARCHED, SEARCHES = "index.md", [("softmax", "scaling/"), ("register_buffer", "causal-attention/")]
 COPIED = ["attention-without-weights.md", "multi-head-attention.md"]
 PALETTE_SHOWN = "projections.md"  # its first figure's screenshots, in both palettes
+NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])")  # 3, -0.5, 0.1385; not Backward0
+
+
+@dataclass
+class Printed:
+    """Lines (from 0) of the asserted output of the page's block whose code holds `block`."""
+
+    block: str
+    lines: list[int]
+
+
+@dataclass
+class Shown:
+    """A state of a page's widget and where the page prints what it must show.
+
+    `state` sets controls by label to values as shown ({} is the state the widget starts in);
+    `printed` are the output lines that hold its numbers, in order, or a function of the
+    state that computes them with PyTorch; `rows` are the widget's rows of numbers to compare
+    (all if None).
+    """
+
+    state: dict[str, str]
+    printed: list[Printed] | Callable[[dict[str, str]], list[str]]
+    rows: list[int] | None = None
+
+
+def scaled_weights(state: dict[str, str]) -> list[str]:
+    """Chapter 4's block at another width and temperature: scores, unscaled, scaled."""
+    import torch
+
+    c, temperature = int(state["width c"]), float(state["temperature T"])
+    torch.manual_seed(123)
+    q, keys = torch.randn(c), torch.randn(8, c)
+    scores = keys @ q
+    rows = [scores, torch.softmax(scores / temperature, dim=0),
+            torch.softmax(scores / (c**0.5 * temperature), dim=0)]
+    return [" ".join(f"{v:.4f}" for v in row) for row in rows]
+
+
+def dropped_weights(state: dict[str, str]) -> list[str]:
+    """Chapter 6's block at another rate and seed: the weights after dropout, then row sums."""
+    import torch
+    from torch import nn
+
+    from attnlit import SelfAttentionV2
+    from attnlit.toy import inputs
+
+    torch.manual_seed(789)
+    sa_v2 = SelfAttentionV2(d_in=3, d_out=2)
+    queries, keys = sa_v2.W_query(inputs), sa_v2.W_key(inputs)
+    future = torch.triu(torch.ones(6, 6, dtype=torch.bool), diagonal=1)
+    masked = (queries @ keys.T).masked_fill(future, -torch.inf)
+    attn_weights = torch.softmax(masked / keys.shape[-1] ** 0.5, dim=-1)
+    torch.manual_seed(int(state["seed"]))
+    dropped = nn.Dropout(float(state["dropout rate p"]))(attn_weights)
+    return [" ".join(f"{v:.4f}" for v in row) for row in [*dropped, dropped.sum(dim=-1)]]
+
+
+# The widget of each page (one per page), in states whose numbers a tested block of the page
+# prints (or, where noted, PyTorch computes here).
+WIDGETS = {
+    "attention-without-weights.md": [
+        Shown({}, [Printed("attn_scores_2 = inputs @ inputs[1]  #", [0]),
+                   Printed("attn_weights_2 = softmax_naive(inputs @ inputs[1])", [0]),
+                   Printed("print(attn_weights_2 @ inputs)", [0])]),
+        Shown({"query": "step"}, [Printed("all_context_vecs = attn_weights @ inputs  ", [5, 11, 18])]),
+    ],
+    "scaling.md": [
+        Shown({}, [Printed("scaled = torch.softmax(scores / (c**0.5 * temperature)", [0, 1, 2])]),
+        Shown({"width c": "16", "temperature T": "0.3"}, scaled_weights),
+        Shown({"width c": "1024", "temperature T": "5"}, scaled_weights),
+    ],
+    "causal-attention.md": [
+        Shown({}, [Printed("masked = attn_scores.masked_fill(future, -torch.inf)", list(range(7, 13)))]),
+        Shown({"masking": "softmax, zero, renormalise"}, [Printed("print(masked_simple / row_sums)", list(range(6)))]),
+        Shown({"masking": "0 before softmax (wrong)"},
+              [Printed("print(torch.softmax(zeroed / keys.shape[-1] ** 0.5, dim=-1)[0])", [0])], rows=[0]),
+    ],
+    "dropout.md": [
+        Shown({}, [Printed("dropped = nn.Dropout(0.5)(attn_weights)", [0, 1, 2, 3, 4, 5, 7])]),
+        Shown({"dropout rate p": "0.2", "seed": "7"}, dropped_weights),
+        Shown({"dropout rate p": "0.9", "seed": "0"}, dropped_weights),
+    ],
+    "word-order.md": [
+        Shown({}, [Printed("score={q_at[m] @ k_at[p]:.4f}", [1])]),
+        Shown({"earlier position": "100"}, [Printed("score={q_at[m] @ k_at[p]:.4f}", [2])]),
+        Shown({"earlier position": "1000"}, [Printed("score={q_at[m] @ k_at[p]:.4f}", [3])]),
+        Shown({"earlier position": "0", "offset m − p": "-3"}, [Printed("score={q_at[m] @ k_at[p]:.4f}", [4])]),
+    ],
+    "trained-gpt.md": [
+        Shown({}, [Printed("weights = model.attention_weights(idx)[1][0, 0]", [0, 1, 2, 3])]),
+    ],
+}
 
 try:
     from playwright.async_api import async_playwright
@@ -129,7 +227,7 @@ class Visit:
 # detached formula measures 0 px: "formulas missing or not laid out", now and then.)
 STATE = """() => {
     const prose = document.body.cloneNode(true);
-    prose.querySelectorAll("pre, code, svg, math, script").forEach(e => e.remove());
+    prose.querySelectorAll("pre, code, svg, math, script, .attnlit-data").forEach(e => e.remove());
     const formulas = [...document.querySelectorAll("article math")];
     return {
         prose: prose.innerText,
@@ -138,6 +236,14 @@ STATE = """() => {
         broken: [...document.images].filter(i => !(i.naturalWidth > 0)).map(i => i.src.slice(0, 80)),
         captions: [...document.querySelectorAll(".attnlit-figure")]
             .map(f => (f.querySelector("figcaption")?.textContent ?? "").replace(/\\s+/g, " ").trim()),
+        // Text a figure colours itself (white on a dark cell) must keep its colour: the page's
+        // ink rule for figure text must not outweigh the figure's own style classes.
+        recoloured: [...document.querySelectorAll("svg style")]
+            .flatMap(style => [...style.sheet.cssRules])
+            .filter(rule => rule.style?.fill)
+            .flatMap(rule => [...document.querySelectorAll(`text${rule.selectorText}`)]
+                .filter(text => getComputedStyle(text).fill !== rule.style.fill)
+                .map(text => `${text.textContent} (${getComputedStyle(text).fill}, not ${rule.style.fill})`)),
     };
 }"""
 # Material sets the new palette, then removes this attribute (which holds transitions at 0 s).
@@ -234,6 +340,228 @@ COPY_EVERY_BLOCK = """async () => {
 }"""
 
 
+# A widget (docs/javascripts/widgets.js) as the reader sees it: what it says, its numbers, its
+# drawing; its controls and the values they show.
+WIDGET = """figure => ({
+    status: figure.querySelector(".attnlit-status").textContent,
+    numbers: figure.querySelector(".attnlit-numbers").textContent,
+    drawing: figure.querySelector("svg.attnlit-drawing").innerHTML,
+    state: Object.fromEntries([
+        ...[...figure.querySelectorAll("input[type=range]")]
+            .map(input => [input.labels[0].textContent, input.shown[input.value]]),
+        ...[...figure.querySelectorAll("fieldset")].map(set => [set.querySelector("legend").textContent,
+            set.querySelector("input:checked").parentElement.textContent.trim()]),
+    ]),
+})"""
+# Sets controls by label to values as shown, as a reader would leave them; returns the numbers.
+SET_STATE = """([figure, state]) => {
+    for (const [label, value] of Object.entries(state)) {
+        const slider = [...figure.querySelectorAll("input[type=range]")]
+            .find(input => input.labels[0].textContent === label);
+        if (slider) {
+            if (!slider.shown.includes(value)) throw new Error(`${label} cannot show ${value}`);
+            slider.value = slider.shown.indexOf(value);
+            slider.dispatchEvent(new Event("input", { bubbles: true }));
+            continue;
+        }
+        const set = [...figure.querySelectorAll("fieldset")]
+            .find(set => set.querySelector("legend").textContent === label);
+        const radio = [...set.querySelectorAll("label")]
+            .find(option => option.textContent.trim() === value).querySelector("input");
+        radio.checked = true;
+        radio.dispatchEvent(new Event("change", { bubbles: true }));
+    }
+    return figure.querySelector(".attnlit-numbers").textContent;
+}"""
+CHANGED = "([figure, status]) => figure.querySelector('.attnlit-status').textContent !== status"
+FOCUS_RING = """() => { const style = getComputedStyle(document.activeElement);
+    return [style.outlineStyle, parseFloat(style.outlineWidth)]; }"""
+# Material's header stays on top while the page scrolls: out of a widget's screenshots. (Not
+# with add_style_tag, which never returns when JavaScript is off.)
+NO_HEADER = """() => { const style = document.createElement("style");
+    style.textContent = ".md-header { visibility: hidden !important; }";
+    document.head.append(style); return style; }"""
+
+
+async def move_controls(page, figure) -> list[dict]:
+    """Move each control of a widget by keyboard, then by pointer: the widget before and after."""
+    moves, handle = [], await figure.element_handle()
+    for control in await figure.locator(".attnlit-controls input[type=range], "
+                                        ".attnlit-controls fieldset").all():
+        slider = await control.evaluate("e => e.matches('input')")
+        label = await control.evaluate("e => (e.labels?.[0] ?? e.querySelector('legend')).textContent")
+        for how in ("keyboard", "pointer"):
+            before, ring = await figure.evaluate(WIDGET), None
+            if how == "keyboard":
+                await (control if slider else control.locator("input:checked")).focus()
+                last = await control.evaluate("e => e.matches('input') && e.value === e.max")
+                await page.keyboard.press("ArrowLeft" if last else "ArrowRight")
+                ring = await page.evaluate(FOCUS_RING)
+            elif slider:  # a click a quarter of the way along the track
+                box = await control.bounding_box()
+                await page.mouse.click(box["x"] + box["width"] / 4, box["y"] + box["height"] / 2)
+            else:
+                await control.locator("label:not(:has(input:checked))").last.click()
+            await page.wait_for_function(CHANGED, arg=[handle, before["status"]])
+            moves.append({"control": label, "how": how, "before": before,
+                          "after": await figure.evaluate(WIDGET), "focus ring": ring})
+    return moves
+
+
+async def shoot_widgets(page, figures: list, name: str, when: str, scheme: str) -> None:
+    style = await page.evaluate_handle(NO_HEADER)
+    for i, figure in enumerate(figures):
+        await figure.screenshot(path=SHOTS / f"widget-{name}-{i}-{scheme}-{when}.png")
+    await style.evaluate("style => style.remove()")
+
+
+async def widget_records(visit, figures: list, name: str, scheme: str, records: list) -> None:
+    """The widgets' part of a visit, in the palette `scheme`: first light, then dark.
+
+    Light: the widgets as they start, then every control moved. Dark: as they were left, and
+    back as they started; then in each state of WIDGETS, for the tests to compare.
+    """
+    page = visit.page
+    if scheme == "default":
+        for figure in figures:
+            records.append({"start": await figure.evaluate(WIDGET),
+                            "names": await accessible_names(visit, ".attnlit-controls input"),
+                            "status": await accessible_names(visit, ".attnlit-status")})
+        await shoot_widgets(page, figures, name, "before", scheme)
+        for figure, record in zip(figures, records):
+            record["moves"] = await move_controls(page, figure)
+        await shoot_widgets(page, figures, name, "after", scheme)
+        return
+    await shoot_widgets(page, figures, name, "after", scheme)
+    for figure, record in zip(figures, records):
+        await page.evaluate(SET_STATE, [await figure.element_handle(), record["start"]["state"]])
+        record["back"] = await figure.evaluate(WIDGET)
+    await shoot_widgets(page, figures, name, "before", scheme)
+    for figure, record in zip(figures, records):
+        handle = await figure.element_handle()
+        record["shown"] = [await page.evaluate(SET_STATE, [handle, {**record["start"]["state"], **shown.state}])
+                           for shown in WIDGETS.get(visit.name, [])]
+
+
+async def static_record(browser, server: str, page_name: str) -> dict:
+    """A page with widgets, JavaScript off: its figures as drawn at build time, named."""
+    context = await browser.new_context(java_script_enabled=False, viewport={"width": 1280, "height": 900})
+    try:
+        page = await context.new_page()
+        visit = SimpleNamespace(context=context, page=page)
+        await page.goto(server + url_path(page_name))
+        figures = page.locator("figure[data-widget]")
+        style = await page.evaluate_handle(NO_HEADER)
+        record = {"widgets": await figures.count(),
+                  "controls": await page.locator(".attnlit-controls").count(),
+                  "heights": [(await figure.locator("svg").bounding_box() or {"height": 0})["height"]
+                              for figure in await figures.all()],
+                  "names": await accessible_names(visit, "figure[data-widget] > svg"),
+                  "captions": [await figure.locator("figcaption").text_content() for figure in await figures.all()]}
+        for i, figure in enumerate(await figures.all()):
+            await figure.screenshot(path=SHOTS / f"widget-{shot_name(page_name)}-{i}-no-javascript.png")
+        await style.evaluate("style => style.remove()")
+        return record
+    finally:
+        await context.close()
+
+
+# On a phone, how large a widget draws (its width on screen over its drawing's width), and
+# whether anything makes the page wider than the screen.
+PHONE = """() => [...document.querySelectorAll("figure.attnlit-live > svg.attnlit-drawing")]
+    .map(svg => svg.getBoundingClientRect().width / svg.viewBox.baseVal.width)
+    .concat(document.documentElement.scrollWidth - document.documentElement.clientWidth)"""
+
+
+async def phone_record(browser, server: str, page_name: str) -> dict:
+    """A page with widgets on a phone's screen (390 px): widgets stack their panels."""
+    context = await browser.new_context(viewport={"width": 390, "height": 844})
+    context.set_default_timeout(120_000)
+    try:
+        page, errors = await context.new_page(), []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        await page.goto(server + url_path(page_name))
+        figures = await page.locator("figure[data-widget]").all()
+        for figure in figures:
+            await figure.locator(".attnlit-numbers").wait_for()
+        *scales, overflow = await page.evaluate(PHONE)
+        style = await page.evaluate_handle(NO_HEADER)
+        for i, figure in enumerate(figures):
+            await figure.screenshot(path=SHOTS / f"widget-{shot_name(page_name)}-{i}-phone.png")
+        await style.evaluate("style => style.remove()")
+        return {"scales": scales, "overflow": overflow, "errors": errors, "widgets": len(figures)}
+    finally:
+        await context.close()
+
+
+# Material follows a click on a link of the site without a reload once it has read the
+# sitemap; a click before that loads the page, and the visit would test nothing. So: click the
+# footer's "next" link until Material takes the click (it cancels the load), a frame apart,
+# and never let the browser load the page itself.
+CLICK_NEXT = """() => {
+    let taken = false;
+    addEventListener("click", event => { taken = event.defaultPrevented; event.preventDefault(); },
+                     { once: true });
+    document.querySelector("a.md-footer__link--next").click();
+    return taken;
+}"""
+# Pages a footer link apart: one without widgets, then two with one each (and their kinds).
+INSTANT = ("queries-keys-values.md", ("scaling.md", "scale"), ("causal-attention.md", "mask"))
+
+
+async def instant_record(browser, server: str) -> list[dict]:
+    """From a page without widgets to two with one, with Material's instant navigation on.
+
+    The site does not use the feature, but widgets must work with it: Material then brings
+    each page in without reloading, loads the scripts it finds in its content (the widgets'
+    the first time, again the second), and tells document$. The visit switches the feature on
+    in each page's config, and points the sitemap (which tells the feature which links are the
+    site's) at the test server. Material inserts a page's scripts all at once, and they run as
+    they arrive: during the hops, the visit holds the shared script back until the kind's
+    has run, the order that once made a widget fail now and then. Each widget page: where it
+    is, its errors so far, and how many widgets were set up, with how many sets of controls.
+    """
+    context = await browser.new_context(viewport={"width": 1280, "height": 900})
+    context.set_default_timeout(120_000)
+
+    async def switch_on(route):
+        response = await route.fetch()
+        body = await response.text()
+        if route.request.url.endswith("/sitemap.xml"):
+            body = body.replace(min(re.findall(r"<loc>(.*?)</loc>", body), key=len), server)
+        else:
+            body = body.replace('"features": [', '"features": ["navigation.instant", ', 1)
+        await route.fulfill(response=response, body=body)
+
+    hop = {}
+
+    async def shared_script_last(route):
+        if hop:  # this hop's kind first
+            await page.wait_for_function("kind => window.attnlitKinds?.[kind]", arg=hop["kind"])
+        await route.continue_()
+
+    try:
+        await context.route(lambda url: url.endswith(("/", ".html", "/sitemap.xml")), switch_on)
+        await context.route(lambda url: url.endswith("/javascripts/widgets.js"), shared_script_last)
+        page, errors, seen = await context.new_page(), [], []
+        page.on("console", lambda m: m.type == "error" and errors.append(m.text))
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        await page.goto(server + url_path(INSTANT[0]))
+        await page.evaluate("window.attnlitVisit = 'still the first document'")
+        for name, kind in INSTANT[1:]:
+            hop["kind"] = kind
+            await page.wait_for_function(CLICK_NEXT, polling="raf")
+            await page.wait_for_function(f"document.querySelector('figure[data-widget={kind}].attnlit-live')")
+            seen.append({"path": await page.evaluate("location.pathname"), "errors": [*errors],
+                         "document": await page.evaluate("window.attnlitVisit"),
+                         "live": await page.locator(f"figure[data-widget={kind}].attnlit-live").count(),
+                         "controls": await page.locator(".attnlit-controls").count()})
+        return seen
+    finally:
+        await context.unroute_all(behavior="ignoreErrors")  # a script held back, if it failed
+        await context.close()
+
+
 async def copy_every_block(page, clipboard: asyncio.Lock) -> list[str]:
     """What each copy button of the page puts on the clipboard."""
     async with clipboard:
@@ -247,10 +575,16 @@ async def page_record(browser, server: str, page_name: str, clipboard: asyncio.L
     visit = await Visit().open(browser, server + (FLOOR if page_name == FLOOR else url_path(page_name)))
     page = visit.page
     name = "404" if page_name == FLOOR else shot_name(page_name)
+    visit.name = page_name
     try:
         record = {"bytes": visit.bytes, "blocked": visit.blocked, "failed": visit.failed,
                   "errors": visit.errors, **await page.evaluate(STATE), "axe": {}, "ink": {}}
-        record["figure names"] = await accessible_names(visit, ".attnlit-figure svg")
+        # The widgets' figures are set up at load, before Material's document$ has settled.
+        figures = await page.locator("figure[data-widget]").all()
+        for figure in figures:
+            await figure.locator(".attnlit-numbers").wait_for()
+        record["widgets"] = []
+        record["figure names"] = await accessible_names(visit, ".attnlit-figure > svg:not(.attnlit-static)")
         await page.wait_for_function(MOUNTED, polling="raf")
         SHOTS.mkdir(exist_ok=True)
         for scheme in ("default", "slate"):
@@ -258,6 +592,8 @@ async def page_record(browser, server: str, page_name: str, clipboard: asyncio.L
                 await switch_palette(page, scheme)
             await page.screenshot(path=SHOTS / f"{name}-{scheme}.jpeg", type="jpeg", quality=80)
             record["axe"][scheme] = await axe(page)
+            if figures:
+                await widget_records(visit, figures, name, scheme, record["widgets"])
             if record["captions"]:
                 record["ink"][scheme] = [luminance(color) for color in await page.evaluate(INK)]
                 if page_name == PALETTE_SHOWN:
@@ -297,10 +633,33 @@ async def browse(server: str) -> dict:
             async with slots:
                 return await page_record(browser, server, name, clipboard)
 
+        async def static(name):
+            async with slots:
+                return await static_record(browser, server, name)
+
         names = [FLOOR, *PAGES]
-        records = await asyncio.gather(*(visit(name) for name in names), return_exceptions=True)
+        records = dict(zip(names, await asyncio.gather(*(visit(name) for name in names),
+                                                       return_exceptions=True)))
+        with_widgets = [name for name, seen in records.items() if isinstance(seen, dict) and seen["widgets"]]
+        statics = await asyncio.gather(*(static(name) for name in with_widgets), return_exceptions=True)
+        for name, seen in zip(with_widgets, statics):
+            records[name]["static"] = seen
+
+        async def phone(name):
+            async with slots:
+                return await phone_record(browser, server, name)
+
+        phones = await asyncio.gather(*(phone(name) for name in with_widgets), return_exceptions=True)
+        for name, seen in zip(with_widgets, phones):
+            records[name]["phone"] = seen
+        try:
+            instant = await instant_record(browser, server)
+        except Exception as error:  # handed to its test
+            instant = error
+        if isinstance(records[INSTANT[0]], dict):
+            records[INSTANT[0]]["instant"] = instant
         await browser.close()
-    return dict(zip(names, records))
+    return records
 
 
 class Browsing:
@@ -371,6 +730,7 @@ def test_page_renders_offline_within_budget(browsed, page_name):
     if re.search(r"\$[^$\s]", source):
         assert seen["formulas"] > 0 and seen["flat"] == [], "formulas missing or not laid out"
     assert seen["broken"] == []
+    assert seen["recoloured"] == [], "figure text lost its own colour"
     own = seen["bytes"] - record(browsed, FLOOR)["bytes"]
     budget = BUDGET["notebook" if page_name.endswith(".py") else "markdown"]
     assert own <= budget, f"{own} bytes over the empty page's, budget {budget}"
@@ -422,3 +782,111 @@ def test_copy_button_copies_exactly_the_source(browsed, page_name):
     assert len(copied) == len(expected)
     for i, (got, source) in enumerate(zip(copied, expected)):
         assert got == source, f"block {i + 1}"
+
+
+def printed(page_name: str, part: Printed) -> list[str]:
+    """Lines of the asserted output of the one block of the page whose code holds part.block."""
+    lines = (ROOT / "docs" / page_name).read_text(encoding="utf-8").splitlines()
+    spans = tangle.fences(lines, page_name)
+    starts, found = sorted(spans), []
+    for this, following in zip(starts, starts[1:]):
+        between = [line.strip() for line in lines[spans[this] + 1:following] if line.strip()]
+        code = "\n".join(lines[this + 1:spans[this]])
+        # The output marker may follow a code annotation's list, as pytest-codeblocks allows.
+        if lines[this].strip() == "```python" and part.block in code and between[-1:] == [tangle.OUTPUT]:
+            found.append(lines[following + 1:spans[following]])
+    assert len(found) == 1, f"{page_name}: {len(found)} blocks with an output hold {part.block!r}"
+    return [found[0][i] for i in part.lines]
+
+
+def numbers(rows: list[str]) -> list[str]:
+    """The numbers of some rows, as written (the widgets write minus signs as −)."""
+    return NUMBER.findall("\n".join(rows).replace("−", "-"))
+
+
+def widget(browsed: dict, page_name: str) -> dict:
+    widgets = record(browsed, page_name)["widgets"]
+    assert len(widgets) == 1, f"{page_name}: {len(widgets)} widgets, WIDGETS expects one"
+    return widgets[0]
+
+
+def test_every_page_with_a_widget_says_what_it_shows(browsed):
+    pages = {name for name in PAGES if record(browsed, name)["widgets"]}
+    assert pages == set(WIDGETS)
+    assert len(pages) >= 6
+
+
+@pytest.mark.parametrize("page_name", list(WIDGETS))
+def test_widget_shows_the_numbers_its_page_prints(browsed, page_name):
+    """It starts where a tested block of its page leaves off, and moves to what others print."""
+    seen, states = widget(browsed, page_name), WIDGETS[page_name]
+    assert states[0].state == {}, "the first state is the one the widget starts in"
+    assert seen["back"]["numbers"] == seen["start"]["numbers"]
+    assert len(seen["shown"]) == len(states)
+    for i, (shown, rows) in enumerate(zip(states, [seen["start"]["numbers"], *seen["shown"][1:]])):
+        if callable(shown.printed):
+            expected = shown.printed({**seen["start"]["state"], **shown.state})
+        else:
+            expected = [line for part in shown.printed for line in printed(page_name, part)]
+        rows = rows.splitlines()
+        rows = rows if shown.rows is None else [rows[k] for k in shown.rows]
+        assert numbers(expected), f"state {i}: nothing to compare"
+        assert numbers(rows) == numbers(expected), f"state {i} {shown.state}"
+
+
+@pytest.mark.parametrize("page_name", list(WIDGETS))
+def test_every_control_redraws_by_keyboard_and_pointer(browsed, page_name):
+    moves = widget(browsed, page_name)["moves"]
+    controls = {move["control"] for move in moves}
+    assert len(moves) == 2 * len(controls) >= 2
+    for move in moves:
+        what, before, after = f"{move['control']} by {move['how']}", move["before"], move["after"]
+        assert after["state"][move["control"]] != before["state"][move["control"]], what
+        assert after["drawing"] != before["drawing"] and after["status"] != before["status"], what
+    # Not every move changes the numbers: chapter 5's two right ways to mask give the same.
+    assert any(move["after"]["numbers"] != move["before"]["numbers"] for move in moves)
+
+
+@pytest.mark.parametrize("page_name", list(WIDGETS))
+def test_widget_controls_are_labelled_focused_visibly_and_announced(browsed, page_name):
+    seen = widget(browsed, page_name)
+    assert seen["names"] and all(role in ("slider", "radio") and name.strip()
+                                 for role, name in seen["names"]), seen["names"]
+    for move in seen["moves"]:
+        if move["how"] == "keyboard":
+            style, width = move["focus ring"]
+            assert style != "none" and width >= 2, move["control"]
+    assert [role for role, _ in seen["status"]] == ["status"]  # read out when it changes
+
+
+@pytest.mark.parametrize("page_name", list(WIDGETS))
+def test_without_javascript_the_static_figure_stays(browsed, page_name):
+    seen = record(browsed, page_name)["static"]
+    if isinstance(seen, BaseException):
+        raise seen
+    assert seen["widgets"] == 1 and seen["controls"] == 0
+    assert all(height > 100 for height in seen["heights"]), seen["heights"]
+    assert [(role, comparable(name)) for role, name in seen["names"]] == \
+        [("image", comparable(caption)) for caption in seen["captions"]]
+
+
+@pytest.mark.parametrize("page_name", list(WIDGETS))
+def test_on_a_phone_widgets_stack_their_panels_and_keep_their_size(browsed, page_name):
+    """Drawn at 85 % of their size or more (not shrunk to fit), within the screen's width."""
+    seen = record(browsed, page_name)["phone"]
+    if isinstance(seen, BaseException):
+        raise seen
+    assert seen["errors"] == [] and len(seen["scales"]) == seen["widgets"] == 1
+    assert min(seen["scales"]) >= 0.85, seen["scales"]
+    assert seen["overflow"] == 0, "the page scrolls sideways"
+
+
+def test_widgets_come_with_pages_that_instant_navigation_brings_in(browsed):
+    seen = record(browsed, INSTANT[0])["instant"]
+    if isinstance(seen, BaseException):
+        raise seen
+    assert len(seen) == len(INSTANT) - 1
+    for (name, _), arrived in zip(INSTANT[1:], seen):
+        assert arrived["document"] == "still the first document", f"{name} was loaded, not brought in"
+        assert arrived["path"].endswith(url_path(name))
+        assert arrived["errors"] == [] and arrived["live"] == 1 and arrived["controls"] == 1, name

@@ -1,7 +1,9 @@
-"""The MkDocs hooks: block titles from markers, and TeX to MathML."""
+"""The MkDocs hooks: block titles from markers, figures and their widgets, TeX to MathML."""
 
+import json
 import logging
 import re
+from html import unescape
 from types import SimpleNamespace
 
 import pytest
@@ -78,6 +80,53 @@ def test_a_figure_that_fails_to_draw_fails_the_build(extra, message):
     assert message in str(error.value)
 
 
+WIDGET = ')\nwidget = {"kind": "query", "ends": [0.5, "</script>"]}  #'
+
+
+def test_a_figure_that_leaves_a_widget_gets_its_data_beside_the_drawing(tmp_path, monkeypatch):
+    monkeypatch.setattr(mkdocs_hooks, "FIGURES", tmp_path)  # drawn now, not from the cache
+    markdown = mkdocs_hooks.on_page_markdown(FIGURE_PAGE.format(extra=WIDGET), PAGE)
+    start = '<figure class="attnlit-figure" data-widget="query" data-search-exclude markdown="1">'
+    assert start in markdown
+    slot = mkdocs_hooks.SVG_SLOT.search(markdown)[0]
+    page = SimpleNamespace(**vars(PAGE), url="a/chapter/")
+    html = mkdocs_hooks.on_page_content(f"{start}<p>{slot}</p></figure>", page)
+    data = re.fullmatch(r'<figure [^>]*><p><svg .*</svg>\s*<div class="attnlit-data" hidden>(.*)</div></p>'
+                        r'</figure>\s*<script src="../../javascripts/widgets.js" defer></script>'
+                        r'\s*<script src="../../javascripts/widgets/query.js" defer></script>', html, re.DOTALL)
+    assert data, "the drawing, then its data; the page loads what widgets share, then its kind"
+    assert "<" not in data[1]  # text, escaped: a string of the data is no markup
+    assert json.loads(unescape(data[1])) == {"kind": "query", "ends": [0.5, "</script>"]}
+
+
+def test_the_scripts_are_served_without_comment_lines_and_indentation():
+    source = "// what it does\n(() => {\n  // why\n  const a = `${1}`; // kept\n\n})();\n"
+    assert mkdocs_hooks.stripped_script(source, "x.js") == "(() => {\nconst a = `${1}`; // kept\n})();\n"
+    with pytest.raises(PluginError, match="x.js: a template literal spans lines"):
+        mkdocs_hooks.stripped_script("const a = `one\n  // two`;\n", "x.js")
+
+
+def test_a_figure_without_a_widget_has_no_data():
+    markdown = mkdocs_hooks.on_page_markdown(FIGURE_PAGE.format(extra=""), PAGE)
+    assert "data-widget" not in markdown
+    html = mkdocs_hooks.on_page_content(mkdocs_hooks.SVG_SLOT.search(markdown)[0], PAGE)
+    assert "attnlit-data" not in html and "<script" not in html
+
+
+@pytest.mark.parametrize("widget, message", [
+    ("[1]", "ValueError: a block's `widget` must be a dict with a str 'kind'"),
+    ('{"ends": [0, 1]}', "ValueError: a block's `widget` must be a dict with a str 'kind'"),
+    ('{"kind": "query", "ends": [float("nan")]}', "ValueError: Out of range float values are not JSON"),
+    ('{"kind": "query", "ends": object()}', "TypeError: Object of type object is not JSON serializable"),
+    ('{"kind": "line"}', "ValueError: no script docs/javascripts/widgets/line.js draws the widget's kind"),
+])
+def test_a_widget_that_is_not_plain_json_fails_the_build(widget, message):
+    page = FIGURE_PAGE.format(extra=f")\nwidget = {widget}  #")
+    with pytest.raises(PluginError, match="chapter.md:3: figure failed to draw") as error:
+        mkdocs_hooks.on_page_markdown(page, PAGE)
+    assert message in str(error.value)
+
+
 def test_figure_markers_in_code_examples_are_left_alone():
     example = "````markdown\n" + FIGURE_PAGE.format(extra="") + "````\n"
     assert mkdocs_hooks.on_page_markdown(example, PAGE) == example
@@ -145,6 +194,10 @@ def test_a_drawn_figure_is_cached_by_its_code(tmp_path, monkeypatch):
     mkdocs_hooks.draw(counted.replace("[0, 1], [0, 1]", "[0, 1], [1, 0]"), "chapter.md:3")
     mkdocs_hooks.draw(counted, "chapter.md:9")  # another place: other element ids
     assert runs.read_text() == "xxx"
+    with_widget = counted + 'widget = {"kind": "query"}\n'
+    drawn = mkdocs_hooks.draw(with_widget, "chapter.md:3")
+    assert drawn[1] == '{"kind":"query"}' and first[1] is None
+    assert mkdocs_hooks.draw(with_widget, "chapter.md:3") == drawn and runs.read_text() == "xxxx"
 
 
 SEPARATOR = re.compile(r'[\s\-,:!=\[\]()"/\\{}]+|(?!\b)(?=[A-Z][a-z])|\.(?!\d)|&[lg]t;')
@@ -184,3 +237,20 @@ def test_mathml_loses_rows_that_group_nothing_and_keeps_fenced_rows():
     assert html.startswith('<math display="block"><mrow><mo stretchy="true" fence="true" form="prefix">(')
     assert html.count("<mrow>") == 2, "each fenced row keeps its <mrow>, and only those"
     assert "<msup><mi>x</mi><mn>2</mn></msup>" in html
+
+
+def test_pages_lose_indentation_but_not_where_whitespace_shows():
+    page = "<div>\n    <p>a\n   b</p>\n  <pre><code>x\n    y</code></pre>\n <script>\n  s</script>\n</div>"
+    expected = "<div>\n<p>a\nb</p>\n<pre><code>x\n    y</code></pre>\n<script>\n  s</script>\n</div>"
+    assert mkdocs_hooks.unindented(page) == expected
+    assert mkdocs_hooks.on_post_template(page, template_name="404.html") == expected
+    assert mkdocs_hooks.on_post_template(page, template_name="sitemap.xml") == page
+
+
+def test_code_spans_of_the_plain_colour_go_and_a_strings_pieces_join():
+    code = ('<pre><code>x = <span class="kc">None</span> <span class="k">if</span> '
+            '<span class="sa">f</span><span class="s2">&quot;a </span><span class="si">{</span>'
+            'b<span class="si">}</span><span class="s2">&quot;</span></code></pre>')
+    assert mkdocs_hooks.on_page_content(code, PAGE) == (
+        '<pre><code>x = None <span class="k">if</span> f<span class="s2">&quot;a {</span>'
+        'b<span class="si">}&quot;</span></code></pre>')

@@ -9,10 +9,17 @@ import torch
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
-from attnlit.plots import flow, heatmap, to_svg
+from attnlit.plots import flow, heatmap, style_classes, to_svg
 
 WORDS = ["a", "b", "c"]
-TEXT = re.compile(r'<text style="font-size: ([\d.]+)px[^"]*" x="[\d.-]+" y="([\d.-]+)"')
+TEXT = re.compile(r'<text (style|class)="([^"]*)" x="[\d.-]+" y="([\d.-]+)"')
+
+
+def text_sizes(svg: str) -> list[tuple[str, str]]:
+    """(font size, baseline y) of every <text>, its style inline or in a class."""
+    classes = dict(re.findall(r"\.([\w-]+)\{([^}]*)\}", svg))
+    return [(re.search(r"font-size: ?([\d.]+)px", classes[value] if kind == "class" else value)[1], y)
+            for kind, value, y in TEXT.findall(svg)]
 FUTURE = torch.triu(torch.ones(3, 3, dtype=torch.bool), diagonal=1)
 
 
@@ -76,7 +83,7 @@ def test_svg_text_stays_inside_the_figure():
         heatmap(ax, torch.full((6, 6), 0.5), [*WORDS, *"def"], title="a title")
     ax.plot([], [], label="a line")
     fig.legend(loc="outside lower center")
-    texts = TEXT.findall(to_svg(fig))
+    texts = text_sizes(to_svg(fig))
     assert len(texts) > 72  # every cell, tick label and title
     cut = [(size, y) for size, y in texts if float(y) < 0.7 * float(size)]
     assert not cut, f"text above the top edge (font size, baseline): {cut}"
@@ -113,3 +120,13 @@ def test_svg_keeps_every_drawn_element_and_drops_bare_groups():
     for ref in set(re.findall(r'(?:href="|url\()#([^")]+)', svg)):
         assert f'id="{ref}"' in svg, f"#{ref} is used but gone"
     assert "<metadata" not in svg and 'xmlns:dc' not in svg
+
+
+def test_repeated_styles_become_classes_named_after_their_figure():
+    svg = ('<svg><style>text{a:b}</style><text style="font-size:7px">1</text>'
+           '<text style="font-size:7px">2</text><path style="fill:none"/></svg>')
+    one, other = style_classes(svg, "a.md:1"), style_classes(svg, "a.md:2")
+    stem = re.search(r'class="(\w+)0"', one)[1]
+    assert one == (f'<svg><style>text{{a:b}}.{stem}0{{font-size:7px}}</style><text class="{stem}0">1</text>'
+                   f'<text class="{stem}0">2</text><path style="fill:none"/></svg>')
+    assert re.search(r'class="(\w+)0"', other)[1] != stem, "two figures of a page, one class name"

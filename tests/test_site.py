@@ -2,6 +2,7 @@
 
 import json
 import re
+from html import unescape
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -13,6 +14,10 @@ import tangle
 ROOT = Path(__file__).resolve().parent.parent
 CHAPTER = "attention-without-weights"
 PAGES = [ROOT / page for page in tangle.nav_pages(ROOT) if page.endswith(".md")]
+KINDS = ROOT / "docs" / "javascripts" / "widgets"  # a script per kind of widget
+JS_BUDGET = 20_000  # bytes of the site's own JavaScript, served uncompressed
+
+
 def test_link_to_a_missing_anchor_fails_the_strict_build(builds):
     returncode, log, _ = builds["broken"]
     assert returncode != 0
@@ -116,3 +121,52 @@ def test_code_blocks_stay_out_of_the_search_index(site):
     index = json.loads((site / "search" / "search_index.json").read_text())
     text = " ".join(doc["text"] for doc in index["docs"])
     assert "<pre>" not in text and "import torch" not in text
+
+
+def test_every_widget_figure_carries_data_for_a_widget_the_site_draws(site):
+    """A figure block's `widget` is in the page, after the drawing, as JSON of a known kind.
+
+    In a hidden element, not a <script>: Material's instant navigation would run it.
+    """
+    kinds = {path.stem for path in KINDS.glob("*.js")}
+    found = set()
+    for source in PAGES:
+        html = built_page(site, source)
+        widgets = re.findall(r'<figure class="attnlit-figure" data-widget="([^"]+)"[^>]*>\s*<svg .*?</svg>\s*'
+                             r'<div class="attnlit-data" hidden>(.*?)</div>', html, re.DOTALL)
+        assert len(widgets) == html.count("data-widget="), source.name
+        for kind, data in widgets:
+            assert json.loads(unescape(data))["kind"] == kind and kind in kinds, f"{source.name}: {kind}"
+            found.add(kind)
+    assert found == kinds and len(kinds) >= 6
+
+
+def test_the_sites_own_javascript_stays_small(site):
+    """Every .js file the site serves but Material's (assets/), and the overrides' inline scripts."""
+    served = sorted(path for path in site.rglob("*.js") if path.relative_to(site).parts[0] != "assets")
+    inline = [script for template in sorted((ROOT / "overrides").rglob("*.html"))
+              for script in re.findall(r"<script>(.*?)</script>", template.read_text(), re.DOTALL)]
+    size = sum(path.stat().st_size for path in served) + sum(len(script.encode()) for script in inline)
+    assert site / "javascripts" / "widgets.js" in served and len(served) > 6 and inline
+    assert size <= JS_BUDGET, f"{size} bytes of JavaScript, budget {JS_BUDGET}"
+
+
+def test_only_pages_with_a_widget_load_the_scripts_and_only_those_they_need(site):
+    """Not from extra_javascript, which every page loads: the hook adds them where widgets are.
+
+    What widgets share, then the page's kinds; relative URLs that lead to the scripts from the
+    page, at any depth.
+    """
+    assert "extra_javascript" not in tangle.read_config(ROOT)
+    pages = 0
+    for page in site.rglob("*.html"):
+        text = page.read_text(encoding="utf-8")
+        scripts = re.findall(r'<script src="([^"]*/)?(javascripts/[^"]*)" defer></script>', text)
+        kinds = re.findall(r'<figure class="attnlit-figure"[^>]* data-widget="([a-z]+)"', text)
+        expected = ["javascripts/widgets.js", *(f"javascripts/widgets/{kind}.js" for kind in kinds)]
+        assert [path for _, path in scripts] == (expected if kinds else []), page.relative_to(site)
+        for up, path in scripts:
+            assert (page.parent / up / path).resolve() == (site / path).resolve()
+            assert (site / path).exists()
+        pages += bool(kinds)
+    assert pages >= 6

@@ -14,6 +14,7 @@ from pathlib import Path
 import nbformat
 from latex2mathml.converter import convert
 from mkdocs.exceptions import PluginError
+from mkdocs.utils import get_relative_url
 
 sys.path.insert(0, str(Path(__file__).parent))
 # One reading of markers and fences, shared with the tangler and the notebook converter.
@@ -31,7 +32,13 @@ CODE_BLOCK = re.compile(r'<div class="(?:language-\w+ )?highlight"')
 # Material draws in the plain code colour anyway; operators and punctuation only a shade
 # lighter, and here in the plain colour too (extra.css). Unwrapped, code blocks are about
 # half their size: every page loads under the browser tests' budget.
-PLAIN_TOKEN = re.compile(r'<span class="[nwop]">([^<]*)</span>')
+# The same goes for constants (None, True: `kc`, in the name colour) and string prefixes (the f
+# of an f-string: `sa`, which Material leaves plain); and a string's pieces (`s1`, `s2`, and
+# `si` around what an f-string interpolates) share one colour: one span holds each run.
+PLAIN_TOKEN = re.compile(r'<span class="(?:[nwop]|kc|sa)">([^<]*)</span>')
+STRING_PIECES = re.compile(r'(<span class="s[12i]?">[^<]*)</span><span class="s[12i]?">')
+KEPT_AS_IS = re.compile("(" + "|".join(rf"<{tag}\b.*?</{tag}>" for tag in ("pre", "textarea", "script", "style"))
+                        + ")", re.DOTALL)
 SVG_SLOT = re.compile(r'<div class="attnlit-svg" data-figure="([^"]+)"></div>')
 # What nbconvert adds to a notebook page that Material already provides, or that needs a CDN.
 NOTEBOOK_NOISE = re.compile(
@@ -44,6 +51,9 @@ NOTEBOOK_CODE = re.compile(r'<div class="highlight-ipynb hl-python"><pre>(.*?)</
 OUTPUT_AREA = '<div class="jp-OutputArea jp-Cell-outputArea">'  # printed text and figures
 DISPLAY_TEX = re.compile(r"\$\$(.+?)\$\$", re.DOTALL)
 INLINE_TEX = re.compile(r"\$([^$\n]+?)\$")
+# Loaded by the pages that have a widget, only: what widgets share, then each kind's drawing.
+WIDGETS_JS, KIND_JS = "javascripts/widgets.js", "javascripts/widgets/{}.js"
+WIDGET_KIND = re.compile(r'<figure class="attnlit-figure"[^>]* data-widget="([a-z]+)"')
 svgs: dict[str, str] = {}  # slot key -> drawn SVG, from on_page_markdown to on_page_content
 # Every page loads the whole search index; a section's entry keeps its opening as written,
 # for the result's preview, then each other word once: lunr matches words, not phrases.
@@ -72,43 +82,68 @@ def on_config(config, **kwargs):
     return config
 
 
-def draw(code: str, key: str) -> str:
-    """Run a figure block in a fresh namespace and return its `fig` as inline SVG (cached)."""
+def draw(code: str, key: str) -> tuple[str, str | None]:
+    """Run a figure block in a fresh namespace: its `fig` as inline SVG, its `widget` as JSON.
+
+    Both are cached by the block's code; a block without a widget has no JSON file.
+    """
     name = hashlib.sha1("\0".join([key, code]).encode()).hexdigest()
-    cached = FIGURES / f"{name}.svg"
+    cached, data = FIGURES / f"{name}.svg", FIGURES / f"{name}.json"
     if cached.exists():
-        return cached.read_text(encoding="utf-8")
-    svg = render(code, key)
+        return cached.read_text(encoding="utf-8"), data.read_text(encoding="utf-8") if data.exists() else None
+    svg, widget = render(code, key)
     cached.parent.mkdir(parents=True, exist_ok=True)
-    partial = cached.with_suffix(f".{os.getpid()}.part")  # two builds may draw at once
-    partial.write_text(svg, encoding="utf-8")
-    partial.replace(cached)
-    return svg
+    # Two builds may draw at once; the SVG is written last, so that its presence means both are.
+    for path, text in ((data, widget), (cached, svg)):
+        if text is not None:
+            partial = path.with_suffix(f".{os.getpid()}.part")
+            partial.write_text(text, encoding="utf-8")
+            partial.replace(path)
+    return svg, widget
 
 
-def render(code: str, key: str) -> str:
-    """Run a figure block in a fresh namespace and return its `fig` as inline SVG."""
+def render(code: str, key: str) -> tuple[str, str | None]:
+    """Run a figure block in a fresh namespace: its `fig` as inline SVG, its `widget` as JSON."""
     from matplotlib.figure import Figure
 
     from attnlit.plots import to_svg
 
     namespace = {"__name__": "__main__"}
     exec(compile(code, key, "exec"), namespace)
-    fig = namespace.get("fig")
+    fig, widget = namespace.get("fig"), namespace.get("widget")
     if not isinstance(fig, Figure):
         raise ValueError(f"the block must leave a matplotlib Figure in `fig`, found {type(fig).__name__}")
-    return to_svg(fig, name=key)
+    if widget is not None and not (isinstance(widget, dict) and isinstance(widget.get("kind"), str)):
+        raise ValueError("a block's `widget` must be a dict with a str 'kind' (the widget that "
+                         f"docs/javascripts/widgets/<kind>.js draws), found {widget!r:.80}")
+    if widget is not None and not (re.fullmatch("[a-z]+", widget["kind"])
+                                   and (ROOT / "docs" / KIND_JS.format(widget["kind"])).exists()):
+        raise ValueError(f"no script docs/{KIND_JS.format(widget['kind'])} draws the widget's kind")
+    if widget is not None:  # plain JSON only: no NaN or infinity, which JSON lacks
+        widget = json.dumps(widget, allow_nan=False, separators=(",", ":"))
+    return to_svg(fig, name=key), widget
 
 
 def figure(caption: str, fence: list[str], key: str) -> list[str]:
-    """A drawn figure with its caption, then its code folded into a collapsible box."""
+    """A drawn figure with its caption, then its code folded into a collapsible box.
+
+    A block that also leaves a `widget` gets it beside the drawing, as JSON that
+    docs/javascripts/widgets/<kind>.js turns into controls and a drawing that follows them; without
+    JavaScript, the drawing stays. The JSON is the text of a hidden element, not of a
+    <script type="application/json">: Material's instant navigation runs every <script> of
+    the page it brings in as JavaScript, whatever its type.
+    """
     # The caption is the drawing's accessible name: a screen reader reads it as one image,
     # not the SVG's scattered tick labels.
     caption_id = f"figure-caption-{key.rsplit(':', 1)[-1]}"
-    svg = draw("\n".join(fence[1:-1]), key)
+    svg, widget = draw("\n".join(fence[1:-1]), key)
     svgs[key] = svg.replace("<svg ", f'<svg role="img" aria-labelledby="{caption_id}" ', 1)
+    kind = ""
+    if widget is not None:
+        svgs[key] += f'\n<div class="attnlit-data" hidden>{html.escape(widget, quote=False)}</div>'
+        kind = f' data-widget="{html.escape(json.loads(widget)["kind"])}"'
     return [
-        '<figure class="attnlit-figure" data-search-exclude markdown="1">',
+        f'<figure class="attnlit-figure"{kind} data-search-exclude markdown="1">',
         f'<div class="attnlit-svg" data-figure="{key}"></div>',
         f'<figcaption id="{caption_id}" markdown="span">{caption}</figcaption>',
         "</figure>",
@@ -192,7 +227,13 @@ def notebook_page(content: str) -> str:
 
 
 def on_page_content(content: str, page, **kwargs) -> str:
-    """Put drawn figures in their slots; replace each TeX formula by MathML."""
+    """Put drawn figures in their slots, with the widgets' script if any; TeX to MathML.
+
+    The scripts are loaded by the pages with a widget only, not by every page
+    (extra_javascript): the others stay lighter, and each page loads the kinds it draws. They
+    sit in the page's content, where Material's instant navigation, which swaps the content,
+    would load them too.
+    """
 
     def to_mathml(match: re.Match) -> str:
         tex = html.unescape(match[2]).strip()
@@ -206,16 +247,39 @@ def on_page_content(content: str, page, **kwargs) -> str:
     if page.file.src_uri != "index.md":  # overrides/main.html shows a download button
         page.meta["notebook"] = Path(page.file.src_uri).stem + ".ipynb"
     content = SVG_SLOT.sub(lambda match: svgs.pop(match[1]), content)
+    kinds = dict.fromkeys(WIDGET_KIND.findall(content))  # in order, once each
+    for script in [WIDGETS_JS, *map(KIND_JS.format, kinds)] if kinds else []:
+        content += f'\n<script src="{get_relative_url(script, page.url)}" defer></script>'
     # Every page loads the whole search index, so code blocks and exercise solutions stay
     # out of it: the prose names every function it uses (in inline code, which is indexed).
     content = CODE_BLOCK.sub(r"\g<0> data-search-exclude", content)
     content = content.replace(SOLUTION, SOLUTION[:-1] + " data-search-exclude>")
     content = PLAIN_TOKEN.sub(r"\1", content)
+    while STRING_PIECES.search(content):
+        content = STRING_PIECES.sub(r"\1", content)
     return MATH.sub(to_mathml, content)
 
 
+def unindented(page: str) -> str:
+    """The page without its lines' indentation, which browsers collapse: 2 to 5 KB lighter.
+
+    Where whitespace shows or may mean something (pre, textarea, script, style), it stays.
+    """
+    parts = KEPT_AS_IS.split(page)
+    parts[::2] = [re.sub(r"\n\s+", "\n", part) for part in parts[::2]]
+    return "".join(parts)
+
+
+def on_post_template(output: str, template_name: str, **kwargs) -> str:
+    """The theme's own pages (404.html) lose their indentation too."""
+    return unindented(output) if template_name.endswith(".html") else output
+
+
 def on_post_page(output: str, page, config, **kwargs) -> str:
-    """Write the page's notebook next to it: a chapter converted, or a lab's script."""
+    """Write the page's notebook next to it: a chapter converted, or a lab's script.
+
+    The page itself loses its indentation.
+    """
     name = page.meta.get("notebook")
     if name:
         source = Path(page.file.abs_src_path)
@@ -226,7 +290,7 @@ def on_post_page(output: str, page, config, **kwargs) -> str:
         target = Path(config.site_dir) / Path(page.file.dest_uri).parent / name
         target.parent.mkdir(parents=True, exist_ok=True)  # the page itself is written later
         target.write_text(nbformat.writes(notebook), encoding="utf-8")
-    return output
+    return unindented(output)
 
 
 def compact_entry(text: str, separator: re.Pattern) -> str:
@@ -246,7 +310,27 @@ def compact_entry(text: str, separator: re.Pattern) -> str:
     return f"<p>{teaser} …</p><p>{' '.join(others)}</p>"
 
 
+def stripped_script(source: str, name: str) -> str:
+    """JavaScript without its comment lines and indentation: the same program, a third lighter.
+
+    Line by line, which is safe as long as no template literal spans lines: that fails.
+    """
+    lines = [line.strip() for line in source.splitlines()]
+    if any(line.count("`") % 2 for line in lines):
+        raise PluginError(f"{name}: a template literal spans lines; keep each on one line")
+    return "".join(f"{line}\n" for line in lines if line and not line.startswith("//"))
+
+
 def on_post_build(config, **kwargs) -> None:
+    """Serve the site's own scripts stripped; write the search index compact."""
+    scripts = Path(config.site_dir) / Path(WIDGETS_JS).parent
+    for script in sorted(scripts.rglob("*.js")):
+        name = script.relative_to(config.site_dir)
+        script.write_text(stripped_script(script.read_text(encoding="utf-8"), str(name)), encoding="utf-8")
+    compact_index(config)
+
+
+def compact_index(config) -> None:
     """Write the search index compact: each section's opening, then its other words once."""
     path = Path(config.site_dir) / "search" / "search_index.json"
     if not path.exists():

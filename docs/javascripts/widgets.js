@@ -1,0 +1,160 @@
+// Figures readers can move (docs/figures.md), the part that every kind of widget shares. A
+// figure block that leaves a `widget` dictionary gets it as JSON beside its drawing
+// (tools/mkdocs_hooks.py), and its page loads this script and widgets/<kind>.js, which puts
+// its drawing in attnlitKinds and calls attnlit.start(). Here each widget gets its controls
+// and is drawn again whenever one moves. Without JavaScript the static drawing stays. With
+// Material's instant navigation, pages come in without a reload and document$ tells; it
+// then loads the page's scripts all at once, in any order.
+(() => {
+  "use strict";
+  // Instant navigation runs the script again on each page that has a widget: set up once.
+  if (window.attnlit) return;
+  const SVG = "http://www.w3.org/2000/svg";
+  // matplotlib's "Blues", the colour map of attnlit.plots.heatmap.
+  const BLUES = ["f7fbff", "deebf7", "c6dbef", "9ecae1", "6baed6", "4292c6", "2171b5", "08519c",
+    "08306b"].map(hex => [0, 2, 4].map(i => parseInt(hex.slice(i, i + 2), 16)));
+  const GREY = "#888888", f4 = v => v.toFixed(4);
+  const kinds = (window.attnlitKinds ??= {}); // filled by the kinds' scripts, maybe first
+  let made = 0; // element ids
+
+  function make(parent, tag, attrs = {}, text) {
+    const node = parent instanceof SVGElement || tag === "svg"
+      ? document.createElementNS(SVG, tag) : document.createElement(tag);
+    for (const [name, value] of Object.entries(attrs))
+      if (value !== undefined) node.setAttribute(name, value);
+    if (text !== undefined) node.textContent = text;
+    parent?.append(node);
+    return node;
+  }
+
+  // Text is in the page's colour (extra.css), unless a style says otherwise.
+  const text = (g, x, y, s, attrs = {}) =>
+    make(g, "text", { x, y, "text-anchor": "middle", ...attrs }, s);
+
+  function blues(v) {
+    const x = Math.min(Math.max(v, 0), 1) * 8, i = Math.min(7, Math.floor(x));
+    return `rgb(${BLUES[i].map((c, j) => Math.round(c + (x - i) * (BLUES[i + 1][j] - c)))})`;
+  }
+
+  // A heatmap as attnlit.plots.heatmap draws it: one row per query, one column per key, the
+  // value in each cell (dark text on light cells), hidden cells hatched and empty.
+  function grid(g, x0, y0, size, rows, o = {}) {
+    const vmax = o.vmax ?? 1, n = rows.length, font = o.font ?? 11;
+    rows.forEach((row, m) => row.forEach((v, p) => {
+      const x = x0 + p * size, y = y0 + m * size;
+      if (o.hidden?.(m, p)) {
+        for (const t of [0.25, 0.5, 0.75]) {
+          make(g, "line", { x1: x, y1: y + t * size, x2: x + t * size, y2: y, stroke: GREY });
+          make(g, "line", { x1: x + t * size, y1: y + size, x2: x + size, y2: y + t * size,
+            stroke: GREY });
+        }
+        return;
+      }
+      make(g, "rect", { x, y, width: size, height: size, fill: blues(v / vmax) });
+      const mark = o.mark?.(m, p) ?? (o.digits === undefined ? "" : v.toFixed(o.digits));
+      if (mark) text(g, x + size / 2, y + size / 2, mark, { dy: "0.35em", "font-size": font,
+        style: `fill: ${v > 0.55 * vmax ? "white" : "#222222"}` });
+    }));
+    if (o.title) text(g, x0 + n * size / 2, y0 - 8, o.title, { "font-size": 13 });
+    (o.rows ?? []).forEach((label, m) => text(g, x0 - 5, y0 + (m + 0.5) * size, label,
+      { "text-anchor": "end", dy: "0.35em", "font-size": font }));
+    (o.cols ?? []).forEach((label, p) => {
+      const x = x0 + (p + 0.5) * size, y = y0 + n * size + 6;
+      text(g, x, y, label, { "text-anchor": "end", "font-size": font, dy: "0.7em",
+        transform: `rotate(-45 ${x} ${y})` });
+    });
+  }
+
+  // The controls a widget asks for: radio buttons and sliders, each labelled; moving one
+  // redraws the figure.
+  function controls(box, redraw) {
+    return {
+      radios(legend, options, value) {
+        const set = make(box, "fieldset"), name = `attnlit-${++made}`;
+        make(set, "legend", {}, legend);
+        options.forEach((option, i) => {
+          const label = make(set, "label");
+          make(label, "input", { type: "radio", name, value: i }).checked = i === value;
+          label.append(` ${option}`);
+        });
+        set.addEventListener("change", redraw);
+        return () => +set.querySelector(":checked").value;
+      },
+      slider(label, values, index) {
+        const id = `attnlit-${++made}`, div = make(box, "div", { class: "attnlit-slider" });
+        make(div, "label", { for: id }, label);
+        const input = make(div, "input", { type: "range", id, min: 0, max: values.length - 1,
+          value: index });
+        const out = make(div, "output", { for: id });
+        input.shown = values.map(String); // each position's value as shown, for the tests
+        const shown = () => {
+          out.textContent = input.shown[input.value];
+          input.setAttribute("aria-valuetext", out.textContent);
+        };
+        input.addEventListener("input", () => { shown(); redraw(); });
+        shown();
+        return () => values[+input.value];
+      },
+    };
+  }
+
+  function setup(figure, build) {
+    const data = JSON.parse(figure.querySelector(".attnlit-data").textContent);
+    const drawing = figure.querySelector("svg");
+    const box = make(null, "div", { class: "attnlit-controls" });
+    const live = make(null, "svg", { class: "attnlit-drawing", role: "img",
+      "aria-labelledby": drawing.getAttribute("aria-labelledby") });
+    const status = make(null, "p", { class: "attnlit-status", role: "status" });
+    // Rows of numbers as print writes them: scrolled sideways on a narrow screen.
+    const numbers = make(null, "div", { class: "attnlit-numbers", tabindex: 0 });
+    // On a narrow screen (a phone), widgets stack their panels rather than shrink them.
+    const narrow = () => figure.clientWidth < 560;
+    let was;
+    const redraw = () => {
+      live.replaceChildren();
+      const [width, height, said, rows] = draw(live, was = narrow());
+      live.setAttribute("viewBox", `0 0 ${width} ${height}`);
+      live.setAttribute("width", width);
+      if (status.textContent !== said) status.textContent = said; // said once
+      numbers.textContent = rows.join("\n");
+    };
+    addEventListener("resize", () => figure.isConnected && narrow() !== was && redraw());
+    const draw = build(data, controls(box, redraw));
+    drawing.before(box);
+    drawing.after(live, status, numbers);
+    redraw();
+    drawing.classList.add("attnlit-static");
+    figure.classList.add("attnlit-live");
+  }
+
+  // Every figure of the page whose kind has come, once.
+  const start = () => {
+    for (const figure of document.querySelectorAll("figure[data-widget]:not([data-widget-seen])")) {
+      const build = kinds[figure.dataset.widget];
+      if (!build) continue; // its script is still on its way
+      figure.setAttribute("data-widget-seen", "");
+      try { setup(figure, build); } catch (error) { console.error("attnlit widget:", error); }
+    }
+  };
+
+  // What the kinds draw with. Each kind: (data, ui) => draw(svg, narrow) => [width, height,
+  // what to announce, rows of numbers as print shows them].
+  window.attnlit = {
+    // attnlit.plots' data colours, at least 3:1 on both palettes; text is in currentColor.
+    BLUE: "#1f77b4", ORANGE: "#d95f02", RED: "#d62728", GREY, f4, make, text, grid,
+    range: (from, to) => Array.from({ length: to - from + 1 }, (_, i) => from + i),
+    frame: (g, x, y, width, height, attrs = {}) => make(g, "rect",
+      { x, y, width, height, fill: "none", stroke: "currentColor", "stroke-width": 2.5, ...attrs }),
+    line: (g, points, stroke, attrs = {}) => make(g, "polyline", { fill: "none", stroke,
+      points: points.map(p => p.map(v => v.toFixed(1)).join(",")).join(" "), "stroke-width": 2,
+      ...attrs }),
+    // Where a panel drawn at x goes: there, or on a narrow screen below, moved dx left.
+    panel: (svg, narrow, dx, dy) =>
+      make(svg, "g", narrow ? { transform: `translate(${-dx} ${dy})` } : {}),
+    // A row of numbers: a label, then each value as print shows it.
+    row: (label, values) => `${label.padEnd(9)}${values.map(f4).join(" ")}`,
+    start,
+  };
+  if (window.document$) window.document$.subscribe(start);
+  else start();
+})();
