@@ -127,13 +127,23 @@
     figure.classList.add("attnlit-live");
   }
 
+  // A widget is set up when it comes near the screen, not at load: a page opens as fast as
+  // one without widgets (Lighthouse's blocking time), and the static drawing is there till then.
+  const near = new IntersectionObserver(entries => {
+    for (const { target: figure, isIntersecting } of entries) {
+      if (!isIntersecting) continue;
+      near.unobserve(figure);
+      try { setup(figure, kinds[figure.dataset.widget]); }
+      catch (error) { console.error("attnlit widget:", error); }
+    }
+  }, { rootMargin: "400px 0px" });
+
   // Every figure of the page whose kind has come, once.
   const start = () => {
     for (const figure of document.querySelectorAll("figure[data-widget]:not([data-widget-seen])")) {
-      const build = kinds[figure.dataset.widget];
-      if (!build) continue; // its script is still on its way
+      if (!kinds[figure.dataset.widget]) continue; // its script is still on its way
       figure.setAttribute("data-widget-seen", "");
-      try { setup(figure, build); } catch (error) { console.error("attnlit widget:", error); }
+      near.observe(figure);
     }
   };
 
