@@ -4,10 +4,13 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import uuid
 from pathlib import Path
 
 import pytest
+
+import alone  # tests/, on the path from conftest.py
 
 ROOT = Path(__file__).resolve().parent.parent
 pytestmark = pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="reads /proc")
@@ -57,10 +60,6 @@ def test_ctrl_c_while_waiting_for_the_builds_stops_them(tmp_path):
 
 
 def test_stopping_the_runner_mid_job_removes_its_folders(tmp_path, monkeypatch):
-    import tempfile
-
-    import alone
-
     monkeypatch.setenv("TMPDIR", str(tmp_path))  # the runner's parent interpreter
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # this one
     started = tmp_path / "started"
