@@ -25,12 +25,16 @@ INK = "#000000"
 ORANGE = "#d95f02"
 DECIMALS = re.compile(r"(\d\.\d)\d+")
 FONT = "'DejaVu Sans', sans-serif"
-# Bytes that change nothing on screen, removed in this order.
+# Rewrites that change nothing on screen, in this order.
 SVG_TRIMS = [
     (r"\n\s+", "\n"),                              # indentation
     (r' transform="rotate\(-0 [^"]*\)"', ""),      # rotations by zero
-    (f"; font-family: {FONT}", ""),               # the font on every label...
-    ("</style>", f"text{{font-family:{FONT}}}</style>"),  # ...set once instead
+    # matplotlib's rule for `*` would reach every element of the page (and
+    # restyle it all as the page loads): the root holds it, and the font that
+    # every label names, for its elements to inherit.
+    (re.escape("*{stroke-linejoin: round; stroke-linecap: butt}"), ""),
+    (f"; font-family: {FONT}", ""),
+    ("<svg ", f'<svg stroke-linejoin="round" stroke-linecap="butt" font-family="{FONT}" '),
     (r'style="[^"]*"',                             # spaces in styles
      lambda style: re.sub(r"([:;]) ", r"\1", style[0])),
     (r' d="[^"]*"', lambda path: " d=" + re.sub(   # in paths, no spaces by
@@ -97,7 +101,9 @@ def to_svg(fig: Figure, name: str = "figure") -> str:
     svg = re.sub(r"<[^>]+>", lambda tag: DECIMALS.sub(r"\1", tag[0]), svg)
     for pattern, replacement in SVG_TRIMS:
         svg = re.sub(pattern, replacement, svg)
-    return style_classes(svg, name).replace(INK, "currentColor")
+    svg = style_classes(svg, name).replace(INK, "currentColor")
+    return svg.replace(  # a figure with no shared style needs no <style>
+        '<defs>\n<style type="text/css"></style>\n</defs>\n', "")
 
 
 def arrows(

@@ -130,3 +130,20 @@ def test_repeated_styles_become_classes_named_after_their_figure():
     assert one == (f'<svg><style>text{{a:b}}.{stem}0{{font-size:7px}}</style><text class="{stem}0">1</text>'
                    f'<text class="{stem}0">2</text><path style="fill:none"/></svg>')
     assert re.search(r'class="(\w+)0"', other)[1] != stem, "two figures of a page, one class name"
+
+
+def test_a_figures_style_reaches_only_its_own_elements():
+    # An inline <svg>'s <style> applies to the whole page: a rule for `*` or for
+    # `text` would restyle every element of a chapter, and override the
+    # presentation attributes of other drawings (a widget's round line caps).
+    fig = Figure(figsize=(3, 2), layout="constrained")
+    ax = fig.subplots()
+    heatmap(ax, torch.rand(3, 3), ["a", "b", "c"], title="t")
+    ax.plot([0, 1], [0, 1])
+    svg = to_svg(fig, name="x")
+    rules = "".join(re.findall(r"<style[^>]*>(.*?)</style>", svg, re.S))
+    selectors = re.findall(r"([^{}]+)\{[^}]*\}", rules)
+    assert selectors and all(re.fullmatch(r"\.s[0-9a-f]{4}\d+", s) for s in selectors), selectors
+    root = re.match(r"<svg [^>]*>", svg)[0]  # what those rules set, the root passes down
+    for attribute in ('stroke-linejoin="round"', 'stroke-linecap="butt"', "font-family=\"'DejaVu Sans'"):
+        assert attribute in root, root
