@@ -499,7 +499,14 @@ async def phone_record(browser, server: str, page_name: str) -> dict:
         for i, figure in enumerate(figures):
             await figure.screenshot(path=SHOTS / f"widget-{shot_name(page_name)}-{i}-phone.png")
         await style.evaluate("style => style.remove()")
-        return {"scales": scales, "overflow": overflow, "errors": errors, "widgets": len(figures)}
+        # Turned to a wide screen, a widget lays its panels out again as a wide screen has them
+        # (resize events are handled before the frame after next is drawn).
+        await page.set_viewport_size({"width": 1280, "height": 900})
+        await page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+        widened = [await figure.evaluate("f => f.querySelector('svg.attnlit-drawing').innerHTML")
+                   for figure in figures]
+        return {"scales": scales, "overflow": overflow, "errors": errors, "widgets": len(figures),
+                "widened": widened}
     finally:
         await context.close()
 
@@ -899,6 +906,15 @@ def test_on_a_phone_widgets_stack_their_panels_and_keep_their_size(browsed, page
     assert seen["errors"] == [] and len(seen["scales"]) == seen["widgets"] == 1
     assert min(seen["scales"]) >= 0.85, seen["scales"]
     assert seen["overflow"] == 0, "the page scrolls sideways"
+
+
+@pytest.mark.parametrize("page_name", list(WIDGETS))
+def test_a_widget_turned_from_a_phone_to_a_wide_screen_draws_as_on_the_wide_screen(browsed, page_name):
+    seen = record(browsed, page_name)["phone"]
+    if isinstance(seen, BaseException):
+        raise seen
+    wide = [widget["start"]["drawing"] for widget in record(browsed, page_name)["widgets"]]
+    assert seen["widened"] == wide
 
 
 def test_widgets_come_with_pages_that_instant_navigation_brings_in(browsed):

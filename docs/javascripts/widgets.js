@@ -107,8 +107,9 @@
     const status = make(null, "p", { class: "attnlit-status", role: "status" });
     // Rows of numbers as print writes them: scrolled sideways on a narrow screen.
     const numbers = make(null, "div", { class: "attnlit-numbers", tabindex: 0 });
-    // On a narrow screen (a phone), widgets stack their panels rather than shrink them.
-    const narrow = () => figure.clientWidth < 560;
+    // On a narrow screen (a phone), widgets stack their panels rather than shrink them. The
+    // room is the column's: the figure itself is as wide as what it holds.
+    const narrow = () => figure.parentElement.clientWidth < 560;
     let was;
     const redraw = () => {
       live.replaceChildren();
