@@ -34,7 +34,8 @@ SVG_TRIMS = [
     # every label names, for its elements to inherit.
     (re.escape("*{stroke-linejoin: round; stroke-linecap: butt}"), ""),
     (f"; font-family: {FONT}", ""),
-    ("<svg ", f'<svg stroke-linejoin="round" stroke-linecap="butt" font-family="{FONT}" '),
+    ("<svg ", '<svg stroke-linejoin="round" stroke-linecap="butt" '
+              f'font-family="{FONT}" '),
     (r'style="[^"]*"',                             # spaces in styles
      lambda style: re.sub(r"([:;]) ", r"\1", style[0])),
     (r' d="[^"]*"', lambda path: " d=" + re.sub(   # in paths, no spaces by
