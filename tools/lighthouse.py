@@ -17,6 +17,7 @@ import gzip
 import io
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -101,10 +102,14 @@ def main() -> None:
     httpd = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=args.site))
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     base = f"http://127.0.0.1:{httpd.server_address[1]}/"
+    gaps = {}  # page -> its score minus 404's, one per run
     for run in range(1, args.runs + 1):
         wanted = [page for page in pages() if not args.page or page in {"404.html", *args.page}]
         rows = {page: audit(args.lighthouse, base + page) for page in wanted}
         floor = rows["404.html"]["performance"] or 0
+        for page, row in rows.items():
+            if row["performance"] is not None:
+                gaps.setdefault(page, []).append(row["performance"] - floor)
         print(f"\nrun {run}\n")
         print("| page | performance | vs 404 | accessibility | FCP s | LCP s | TBT ms | DOM | KB | failing a11y audits (or error) |")
         print("|---|---|---|---|---|---|---|---|---|---|")
@@ -113,6 +118,10 @@ def main() -> None:
             print(f"| {page or 'index'} | {row['performance']} | {gap} "
                   f"| {row['accessibility']} | {row['FCP']:.1f} | {row['LCP']:.1f} | {row['TBT']:.0f} "
                   f"| {row['DOM']:.0f} | {row['bytes']:.0f} | {row['failing a11y']} |", flush=True)
+    if args.runs > 1:  # one run says little: the same page moves by several points
+        print(f"\nover {args.runs} runs\n\n| page | vs 404, median | lowest | highest |\n|---|---|---|---|")
+        for page, gap in gaps.items():
+            print(f"| {page or 'index'} | {statistics.median(gap):+g} | {min(gap):+d} | {max(gap):+d} |")
     httpd.shutdown()
 
 
