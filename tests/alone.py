@@ -96,14 +96,17 @@ class Job:
 class Runner:
     """Start a parent interpreter on the jobs now; collect each job's result when it is done."""
 
-    def __init__(self, jobs: list[Job], parallel: int = os.cpu_count() or 1, threads: int = 1):
-        self.errors = tempfile.TemporaryFile(mode="w+")  # a file: a full pipe would block
+    def __init__(self, jobs: list[Job], parallel: int = os.cpu_count() or 1, threads: int = 1,
+                 tmp: str | None = None):
+        """tmp: the temporary folder of the runner and its jobs (default: the system's)."""
+        tmp = tmp or tempfile.gettempdir()
+        self.errors = tempfile.TemporaryFile(mode="w+", dir=tmp)  # a file: a full pipe would block
         # The jobs' folders: made and removed here, since stop() kills the parent mid-way.
-        self.scratch = tempfile.mkdtemp(prefix="attnlit-alone-")
+        self.scratch = tempfile.mkdtemp(prefix="attnlit-alone-", dir=tmp)
         self.process = subprocess.Popen(
             [sys.executable, "-c", PARENT, str(parallel), str(threads), self.scratch],
-            cwd=tempfile.gettempdir(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=self.errors, text=True, start_new_session=True,
+            cwd=tmp, env=dict(os.environ, TMPDIR=tmp), stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE, stderr=self.errors, text=True, start_new_session=True,
         )
         self.done: dict[str, dict] = {}
         self.finished = threading.Condition()

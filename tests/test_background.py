@@ -4,7 +4,6 @@ import os
 import signal
 import subprocess
 import sys
-import tempfile
 import uuid
 from pathlib import Path
 
@@ -59,12 +58,13 @@ def test_ctrl_c_while_waiting_for_the_builds_stops_them(tmp_path):
     assert sorted(path.name for path in tmp_path.iterdir()) == [], "temporary folders left behind"
 
 
-def test_stopping_the_runner_mid_job_removes_its_folders(tmp_path, monkeypatch):
-    monkeypatch.setenv("TMPDIR", str(tmp_path))  # the runner's parent interpreter
-    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # this one
+def test_stopping_the_runner_mid_job_removes_its_folders(tmp_path):
+    # The folder is the runner's own: setting TMPDIR for the whole test process would also
+    # send there the temporary files of whatever else runs meanwhile (the browser the browser
+    # tests start in the background left its profile there once).
     started = tmp_path / "started"
     runner = alone.Runner([alone.Job("busy", [f"open({str(started)!r}, 'w').close()\n"
-                                              "import time\ntime.sleep(600)"])])
+                                              "import time\ntime.sleep(600)"])], tmp=str(tmp_path))
     try:
         while not started.exists() and runner.process.poll() is None:
             pass
