@@ -246,11 +246,12 @@ STATE = """() => {
                 .map(text => `${text.textContent} (${getComputedStyle(text).fill}, not ${rule.style.fill})`)),
     };
 }"""
-# Material sets the new palette, then removes this attribute (which holds transitions at 0 s).
+# The palette script (overrides/partials/javascripts/palette.html) sets the new palette, then
+# removes this attribute (which holds transitions at 0 s).
 SWITCHED = """scheme => document.body.getAttribute("data-md-color-scheme") === scheme
     && !document.body.hasAttribute("data-md-color-switching")
     && !document.getAnimations().some(a => a instanceof CSSTransition && a.playState === "running")"""
-PALETTE_TOGGLE = "form[data-md-component=palette] label:visible"
+PALETTE_TOGGLE = "form.md-header__option label:visible"
 
 
 async def axe(page) -> list[str]:
@@ -580,6 +581,69 @@ async def instant_record(browser, server: str) -> list[dict]:
         await context.close()
 
 
+# The palette: a first visit in a system set to each scheme; then, in light, a switch by
+# keyboard, the next page, and a switch back by pointer (overrides/partials/palette.html).
+PALETTE_PAGES = ("attention-without-weights.md", "dropout.md")
+# Every change of the palette's attributes on <body>, and every colour-scheme meta tag added,
+# from the document's start: what changed, and whether the article existed then.
+PALETTE_CHANGES = """window.attnlitPaletteChanges = [];
+new MutationObserver(records => {
+    for (const record of records) {
+        const what = record.type === "attributes" ? record.attributeName
+            : [...record.addedNodes].some(node => node.matches?.("meta[name=color-scheme]"))
+            ? "meta color-scheme" : null;
+        if (what && (record.target === document.body || record.target === document.head))
+            window.attnlitPaletteChanges.push([what, document.querySelector("article") !== null]);
+    }
+}).observe(document, { subtree: true, childList: true, attributeFilter: ["data-md-color-media",
+    "data-md-color-scheme", "data-md-color-primary", "data-md-color-accent", "data-md-color-switching"] });"""
+PALETTE = """() => ({
+    scheme: document.body.dataset.mdColorScheme,
+    toggles: [...document.querySelectorAll(".md-header__option label")]
+        .filter(label => label.checkVisibility()).map(label => label.title),
+    stored: __md_get("__palette"),
+    viewport: getComputedStyle(document.documentElement).colorScheme,
+    bar: [...document.querySelectorAll("meta[name=theme-color]")].map(meta => meta.content),
+    header: getComputedStyle(document.querySelector(".md-header")).backgroundColor,
+    changes: window.attnlitPaletteChanges,
+})"""
+# A click on the toggle; two frames later, the colour transitions still running.
+SWITCH_AND_COUNT = """() => new Promise(resolve => {
+    document.querySelector(".md-header__option label:not([hidden])").click();
+    requestAnimationFrame(() => requestAnimationFrame(() => resolve(document.getAnimations()
+        .filter(a => a instanceof CSSTransition && a.playState === "running").length)));
+})"""
+
+
+async def palette_record(browser, server: str) -> dict:
+    """What the palette is, and what changed it, at each step (PALETTE_PAGES)."""
+    seen = {}
+    for system in ("dark", "light"):
+        context = await browser.new_context(color_scheme=system)
+        context.set_default_timeout(120_000)
+        try:
+            page = await context.new_page()
+            errors = []
+            page.on("pageerror", lambda error: errors.append(str(error)))
+            await context.add_init_script(PALETTE_CHANGES)
+            await page.goto(server + url_path(PALETTE_PAGES[0]))
+            seen[system] = await page.evaluate(PALETTE)
+            if system == "light":
+                # The option whose toggle shows: where Tab lands in the form.
+                await page.locator(".md-header__option > .md-option:has(+ label:not([hidden]))").focus()
+                await page.keyboard.press("Enter")
+                await page.wait_for_function(SWITCHED, arg="slate")
+                seen["enter"] = await page.evaluate(PALETTE)
+                await page.goto(server + url_path(PALETTE_PAGES[1]))
+                seen["next page"] = await page.evaluate(PALETTE)
+                seen["transitions"] = await page.evaluate(SWITCH_AND_COUNT)
+                seen["clicked"] = await page.evaluate(PALETTE)
+            seen[f"{system} errors"] = errors
+        finally:
+            await context.close()
+    return seen
+
+
 async def copy_every_block(page, clipboard: asyncio.Lock) -> list[str]:
     """What each copy button of the page puts on the clipboard."""
     async with clipboard:
@@ -672,12 +736,13 @@ async def browse(server: str) -> dict:
         phones = await asyncio.gather(*(phone(name) for name in with_widgets), return_exceptions=True)
         for name, seen in zip(with_widgets, phones):
             records[name]["phone"] = seen
-        try:
-            instant = await instant_record(browser, server)
-        except Exception as error:  # handed to its test
-            instant = error
-        if isinstance(records[INSTANT[0]], dict):
-            records[INSTANT[0]]["instant"] = instant
+        # Visits of their own, each kept in one page's record (an exception too, for its tests).
+        journeys = {"instant": (INSTANT[0], instant_record), "palette": (PALETTE_PAGES[0], palette_record)}
+        outcomes = await asyncio.gather(*(journey(browser, server) for _, journey in journeys.values()),
+                                        return_exceptions=True)
+        for (key, (name, _)), outcome in zip(journeys.items(), outcomes):
+            if isinstance(records[name], dict):
+                records[name][key] = outcome
         await browser.close()
     return records
 
@@ -926,3 +991,57 @@ def test_widgets_come_with_pages_that_instant_navigation_brings_in(browsed):
         assert arrived["document"] == "still the first document", f"{name} was loaded, not brought in"
         assert arrived["path"].endswith(url_path(name))
         assert arrived["errors"] == [] and arrived["live"] == 1 and arrived["controls"] == 1, name
+
+
+def palette(browsed) -> dict:
+    seen = record(browsed, PALETTE_PAGES[0])["palette"]
+    if isinstance(seen, BaseException):
+        raise seen
+    assert seen["dark errors"] == [] and seen["light errors"] == []
+    return seen
+
+
+def test_a_first_visit_takes_the_palette_of_the_readers_system(browsed):
+    seen = palette(browsed)
+    assert (seen["dark"]["scheme"], seen["dark"]["toggles"]) == ("slate", ["Switch to light mode"])
+    assert (seen["light"]["scheme"], seen["light"]["toggles"]) == ("default", ["Switch to dark mode"])
+    # Nothing is stored until the reader chooses: a new reader keeps following the system.
+    assert seen["dark"]["stored"] is None and seen["light"]["stored"] is None
+    # The viewport (canvas, scroll bars) follows the palette.
+    assert (seen["dark"]["viewport"], seen["light"]["viewport"]) == ("dark", "normal")
+
+
+def test_the_palette_is_set_before_the_article_exists(browsed):
+    """As a page loads, nothing restyles it as a whole for the palette (Material's script did,
+    four times: half of chapter 1's blocking time in Lighthouse)."""
+    seen = palette(browsed)
+    for system in ("dark", "light"):
+        changes = seen[system]["changes"]
+        assert changes, "the palette was never set"  # the recording works
+        late = [what for what, article in changes if article]
+        assert late == [], f"palette changed after the article was parsed: {late}"
+        assert "meta color-scheme" not in [what for what, _ in changes]
+
+
+def test_a_readers_choice_holds_on_the_next_page(browsed):
+    seen = palette(browsed)
+    assert seen["enter"]["scheme"] == "slate"  # Enter on the focused option switches
+    assert seen["enter"]["stored"]["index"] == 1
+    chosen = seen["next page"]
+    assert (chosen["scheme"], chosen["toggles"], chosen["viewport"]) == (
+        "slate", ["Switch to light mode"], "dark")
+
+
+def test_switching_the_palette_starts_no_transition(browsed):
+    """The colours change at once, not element after element over a quarter second."""
+    seen = palette(browsed)
+    assert seen["transitions"] == 0
+    assert (seen["clicked"]["scheme"], seen["clicked"]["stored"]["index"]) == ("default", 0)
+
+
+def test_the_browser_bar_takes_the_headers_colour(browsed):
+    seen = palette(browsed)
+    for state in ("light", "next page"):  # one in each palette
+        (bar,), header = seen[state]["bar"], seen[state]["header"]
+        assert tuple(int(bar[i:i + 2], 16) for i in (1, 3, 5)) == tuple(
+            map(int, re.findall(r"\d+", header))), state
