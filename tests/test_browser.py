@@ -607,11 +607,14 @@ PALETTE = """() => ({
     header: getComputedStyle(document.querySelector(".md-header")).backgroundColor,
     changes: window.attnlitPaletteChanges,
 })"""
-# A click on the toggle; two frames later, the colour transitions still running.
+# A click on the toggle; two frames later, the colour transitions that it started and that
+# still run (one that ran before the click, e.g. a link of the contents, does not count).
 SWITCH_AND_COUNT = """() => new Promise(resolve => {
+    const before = new Set(document.getAnimations());
     document.querySelector(".md-header__option label:not([hidden])").click();
     requestAnimationFrame(() => requestAnimationFrame(() => resolve(document.getAnimations()
-        .filter(a => a instanceof CSSTransition && a.playState === "running").length)));
+        .filter(a => a instanceof CSSTransition && a.playState === "running" && !before.has(a))
+        .length)));
 })"""
 
 
@@ -629,7 +632,7 @@ async def palette_record(browser, server: str) -> dict:
             await page.goto(server + url_path(PALETTE_PAGES[0]))
             seen[system] = await page.evaluate(PALETTE)
             if system == "light":
-                # The option whose toggle shows: where Tab lands in the form.
+                # The option whose toggle shows, the checked one: where Tab stops in the form.
                 await page.locator(".md-header__option > .md-option:has(+ label:not([hidden]))").focus()
                 await page.keyboard.press("Enter")
                 await page.wait_for_function(SWITCHED, arg="slate")
