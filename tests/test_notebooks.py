@@ -92,3 +92,24 @@ def test_admonition_headers_become_bold_titles(header, title):
     notebook = notebooks.chapter_notebook(f"Before.\n\n{header}\n\n    Inside.\n", "page.md")
     text = re.sub(r"\n{3,}", "\n\n", notebook.cells[0].source)  # blank lines are blank lines
     assert text == "\n\n".join(part for part in ("Before.", title, "Inside.") if part)
+
+
+@pytest.mark.parametrize("markdown", [
+    "Heading\n===\n\nText.\n",          # a setext heading, not a content tab
+    "Heading\n=====\n\nText.\n",
+    "!!!\n\nText.\n",                    # no type: Material shows it as text
+    "Shout !!! here.\n",
+])
+def test_lines_that_only_look_like_boxes_stay_as_written(markdown):
+    notebook = notebooks.chapter_notebook(markdown, "page.md")
+    assert [cell.source for cell in notebook.cells] == [markdown.strip("\n")]
+
+
+def test_list_continuations_keep_their_indentation():
+    """Outside a box, four spaces continue a list item; inside one, they are the box's."""
+    markdown = ("1. First step.\n\n    Still the first step.\n\n"
+                '!!! note "Box"\n\n    - An item.\n\n        Its second paragraph.\n\nAfter.\n')
+    notebook = notebooks.chapter_notebook(markdown, "page.md")
+    assert notebook.cells[0].source == (
+        "1. First step.\n\n    Still the first step.\n\n"
+        "**Box**\n\n- An item.\n\n    Its second paragraph.\n\nAfter.")

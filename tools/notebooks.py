@@ -16,15 +16,15 @@ from tangle import FENCE, FIGURE, MARKER, OUTPUT, fences
 
 COMMENT = re.compile(r"^\s*<!--.*-->\s*$")
 # `!!! type "Title"`, `??? type`, `???+ type inline end`, `=== "Tab"`; no title: the type's.
-BOX = re.compile(r'^(?P<indent>\s*)(?:!!!|\?\?\?\+?|===)[ \t]*(?P<type>[\w-]+)?'
-                 r'(?:[ \t]+[\w-]+)*[ \t]*(?:"(?P<title>.*)")?\s*$')
+# A bare `!!!` or a setext heading's `===` is text, as Material shows it.
+BOX = re.compile(r'^(?P<indent>\s*)(?:(?:!!!|\?\?\?\+?)[ \t]+(?P<type>[\w-]+)(?:[ \t]+[\w-]+)*'
+                 r'(?:[ \t]+"(?P<title>.*)")?|===[ \t]+"(?P<tab>.*)")[ \t]*$')
 KERNEL = {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
           "language_info": {"name": "python"}}
 
 
-def dedent(line: str) -> str:
-    """Drop the 4-space indents of admonitions and tabs, which Jupyter would read as code."""
-    return re.sub(r"^(    )+", "", line)
+def indent_of(line: str) -> int:
+    return len(line) - len(line.lstrip())
 
 
 def chapter_notebook(markdown: str, name: str) -> nbformat.NotebookNode:
@@ -32,6 +32,12 @@ def chapter_notebook(markdown: str, name: str) -> nbformat.NotebookNode:
     lines = markdown.splitlines()
     spans = fences(lines, name)
     cells, text, figure = [], [], False
+    boxes: list[int] = []  # indentation of each open admonition or tab, innermost last
+
+    def dedent(line: str) -> str:
+        """Without the open boxes' indentation, which Jupyter would read as code."""
+        cut = 4 * len(boxes)
+        return line[cut:] if not line[:cut].strip() else line.lstrip()
 
     def flush() -> None:
         body = "\n".join(text).strip("\n")
@@ -42,6 +48,8 @@ def chapter_notebook(markdown: str, name: str) -> nbformat.NotebookNode:
     i = 0
     while i < len(lines):
         line = lines[i]
+        while boxes and line.strip() and indent_of(line) <= boxes[-1]:
+            boxes.pop()  # the line is outside the innermost box
         if i in spans:
             opening, end = FENCE.match(line), spans[i]
             code = "\n".join(row[len(opening["indent"]):] for row in lines[i + 1:end])
@@ -63,9 +71,11 @@ def chapter_notebook(markdown: str, name: str) -> nbformat.NotebookNode:
             text.append(f"*Figure: {caption['caption']}*")
             figure = True
         elif box:
-            title = box["title"] if box["title"] is not None else box["type"].capitalize()
+            title = next((box[key] for key in ("title", "tab") if box[key] is not None), None)
+            title = box["type"].capitalize() if title is None else title
             if title:  # `!!! note ""` has no title
                 text.append(f"**{title}**")
+            boxes.append(indent_of(line))
         elif not COMMENT.match(line):
             text.append(dedent(line))
         i += 1
