@@ -58,14 +58,7 @@ def start_build(config_dir: Path, out: Path, cache: Path | None = None) -> subpr
         )
 
 
-def stop(process: subprocess.Popen) -> None:
-    """Stop a background process and everything it started."""
-    if process.poll() is None:
-        try:
-            os.killpg(process.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-    process.wait()
+stop = alone.kill  # a background process and everything it started
 
 
 def broken_copy(where: Path) -> Path:
@@ -79,9 +72,15 @@ def broken_copy(where: Path) -> Path:
 
 
 def wanted(session, files: list[Path]) -> list[Path]:
-    """Those of these files that the command line names, itself or by a folder above it."""
-    paths = [Path(arg.split("::")[0]).resolve() for arg in session.config.args]
-    return [file for file in files if any(file == path or path in file.parents for path in paths)]
+    """Those of these files that the command line names, itself or by a folder above it,
+    and does not --ignore."""
+
+    def named(file: Path, paths: list[str]) -> bool:
+        return any(file == path or path in file.parents for path in map(Path.resolve, map(Path, paths)))
+
+    ignored = session.config.getoption("ignore") or []
+    return [file for file in files if named(file, [arg.split("::")[0] for arg in session.config.args])
+            and not named(file, ignored)]
 
 
 @contextlib.contextmanager

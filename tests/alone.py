@@ -11,6 +11,12 @@ files) can reach another. (What the head start cannot tell: a block that writes
 `matplotlib.figure` after a bare `import matplotlib` would pass here; the blocks import what
 they use by name, `from matplotlib.figure import Figure`.)
 
+Where fork is missing (Windows) or unsafe once torch is imported (macOS), each job gets an
+interpreter of its own instead: slower, and just as alone.
+
+The interpreters start in the runner's own empty folder, so that nothing lying in the current
+or temporary folder (a stray numpy.py) can shadow what the jobs import.
+
 Warnings are errors in the children, as in the rest of the test suite: a warning in a block
 is a bug on the page. Results stream back as the jobs finish.
 """
@@ -23,6 +29,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -37,6 +44,7 @@ import torch  # what every job imports first; the fork saves it the 1.3 s
 import matplotlib.backends.backend_svg, matplotlib.figure  # what figures import: 0.4 s more
 
 jobs, parallel, scratch = json.loads(sys.stdin.read()), int(sys.argv[1]), sys.argv[3]
+fork = sys.argv[4] == "fork"  # else: one job, run here
 torch.set_num_threads(int(sys.argv[2]))  # before any parallel work, so that forks are safe
 running = {}
 report = sys.stdout
@@ -62,6 +70,10 @@ def run(job, result):
 def reap():
     pid, status = os.wait()
     name, result = running.pop(pid)
+    report_result(name, result, status)
+
+
+def report_result(name, result, status):
     try:
         with open(result) as file:
             done = json.load(file)
@@ -72,6 +84,12 @@ def reap():
 
 
 for number, job in enumerate(jobs):
+    if not fork:
+        result = os.path.join(scratch, f"{number}.json")
+        run(job, result)
+        sys.stdout = report
+        report_result(job["name"], result, 0)
+        continue
     while len(running) >= parallel:
         reap()
     result = os.path.join(scratch, f"{number}.json")
@@ -93,68 +111,103 @@ class Job:
     cells: list[str]
 
 
+# One parent forks a child per job where fork is safe after torch's import; elsewhere each
+# job gets an interpreter of its own.
+FORK = sys.platform == "linux"
+
+
+def kill(process: subprocess.Popen) -> None:
+    """Stop a process started in a session of its own, with everything it started."""
+    if process.poll() is None:
+        try:
+            if hasattr(os, "killpg"):
+                os.killpg(process.pid, signal.SIGKILL)
+            else:  # Windows
+                process.kill()
+        except ProcessLookupError:
+            pass
+    process.wait()
+
+
 class Runner:
-    """Start a parent interpreter on the jobs now; collect each job's result when it is done."""
+    """Start the jobs now, in the background; collect each job's result when it is done."""
 
     def __init__(self, jobs: list[Job], parallel: int = os.cpu_count() or 1, threads: int = 1,
-                 tmp: str | None = None):
+                 tmp: str | None = None, fork: bool = FORK):
         """tmp: the temporary folder of the runner and its jobs (default: the system's)."""
         tmp = tmp or tempfile.gettempdir()
         self.errors = tempfile.TemporaryFile(mode="w+", dir=tmp)  # a file: a full pipe would block
-        # The jobs' folders: made and removed here, since stop() kills the parent mid-way.
+        # The jobs' folders: made and removed here, since stop() kills the parents mid-way.
         self.scratch = tempfile.mkdtemp(prefix="attnlit-alone-", dir=tmp)
-        self.process = subprocess.Popen(
-            [sys.executable, "-c", PARENT, str(parallel), str(threads), self.scratch],
-            cwd=tmp, env=dict(os.environ, TMPDIR=tmp), stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE, stderr=self.errors, text=True, start_new_session=True,
-        )
         self.done: dict[str, dict] = {}
         self.finished = threading.Condition()
-        payload = json.dumps([{"name": job.name, "cells": job.cells} for job in jobs])
-        # The parent reads its jobs after importing torch: write from a thread, so that a
-        # payload bigger than the pipe never blocks the caller.
-        threading.Thread(target=self.send, args=(payload,), daemon=True).start()
-        self.receiver = threading.Thread(target=self.receive, daemon=True)
-        self.receiver.start()
+        self.over = self.stopped = False
+        self.processes: list[subprocess.Popen] = []
+        command = [sys.executable, "-c", PARENT, str(parallel if fork else 1), str(threads),
+                   self.scratch, "fork" if fork else "alone"]
+        batches = [jobs] if fork else [[job] for job in jobs]
+        self.driver = threading.Thread(target=self.drive, daemon=True,
+                                       args=(command, dict(os.environ, TMPDIR=tmp), batches,
+                                             1 if fork else parallel))
+        self.driver.start()
 
-    def send(self, payload: str) -> None:
-        try:
-            self.process.stdin.write(payload)
-            self.process.stdin.close()
-        except (BrokenPipeError, ValueError):  # stopped before it read its jobs
+    def drive(self, command: list[str], env: dict, batches: list[list[Job]], workers: int) -> None:
+        with ThreadPoolExecutor(workers) as pool:
+            for batch in batches:
+                pool.submit(self.run, command, env, batch)
+        with self.finished:
+            self.over = True
+            self.finished.notify_all()
+
+    def run(self, command: list[str], env: dict, batch: list[Job]) -> None:
+        """One parent interpreter on a batch of jobs; results as its lines arrive."""
+        with self.finished:
+            if self.stopped:
+                return
+            process = subprocess.Popen(
+                command, cwd=self.scratch, env=env, stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE, stderr=self.errors, text=True, start_new_session=True,
+            )
+            self.processes.append(process)
+        try:  # the parent reads its jobs once torch is imported, then answers
+            process.stdin.write(json.dumps([{"name": job.name, "cells": job.cells} for job in batch]))
+            process.stdin.close()
+        except (BrokenPipeError, OSError, ValueError):  # stopped before it read its jobs
             pass
-
-    def receive(self) -> None:
-        for line in self.process.stdout:
+        for line in process.stdout:
             result = json.loads(line)
             with self.finished:
                 self.done[result.pop("name")] = result
                 self.finished.notify_all()
-        self.process.wait()
+        process.wait()
+
+    def alive(self) -> bool:
+        """Whether some job may still report."""
         with self.finished:
-            self.finished.notify_all()
+            return not self.over
 
     def result(self, name: str, timeout: float = 600) -> dict:
         """The job's {"printed": [stdout of each cell], "error": traceback or None}."""
         with self.finished:
-            self.finished.wait_for(lambda: name in self.done or self.process.poll() is not None,
-                                   timeout)
+            self.finished.wait_for(lambda: name in self.done or self.over, timeout)
             if name in self.done:
                 return self.done[name]
+            state = "ended" if self.over else "still runs"
         self.errors.seek(0)
-        state = "still runs" if self.process.poll() is None else f"ended ({self.process.returncode})"
-        raise RuntimeError(f"no result for {name}: the parent interpreter {state}\n{self.errors.read()}")
+        codes = [process.returncode for process in self.processes]
+        raise RuntimeError(f"no result for {name}: the runner {state} (exit codes {codes})\n"
+                           f"{self.errors.read()}")
 
     def stop(self) -> None:
-        """Stop the parent and every job it still runs; remove the jobs' folders."""
-        if self.process.poll() is None:
-            try:
-                os.killpg(self.process.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-        self.process.wait()
-        self.receiver.join()  # it stops at the end of the parent's output
-        self.process.stdout.close()
+        """Stop every parent and every job still running; remove the jobs' folders."""
+        with self.finished:
+            self.stopped = True
+            processes = list(self.processes)
+        for process in processes:
+            kill(process)
+        self.driver.join()  # its parents' output has ended
+        for process in self.processes:
+            process.stdout.close()
         self.errors.close()
         shutil.rmtree(self.scratch, ignore_errors=True)
 

@@ -66,7 +66,7 @@ def test_stopping_the_runner_mid_job_removes_its_folders(tmp_path):
     runner = alone.Runner([alone.Job("busy", [f"open({str(started)!r}, 'w').close()\n"
                                               "import time\ntime.sleep(600)"])], tmp=str(tmp_path))
     try:
-        while not started.exists() and runner.process.poll() is None:
+        while not started.exists() and runner.alive():
             pass
         assert started.exists(), "the job never started"
     finally:
