@@ -5,6 +5,10 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 export NO_MKDOCS_2_WARNING := 1
+# The lock: uv resolves requirements.txt for every platform and Python from this one on
+# (pymdown-extensions 13.1.2 needs 3.11.5), torch's CUDA packages included (`make lock`).
+UV := 0.13.8
+OLDEST_PYTHON := 3.11.5
 
 .PHONY: serve test tangle build bench lock clean
 
@@ -23,13 +27,13 @@ build: $(STAMP)  ## build the site into site/
 bench: $(STAMP)  ## what the executed labs cost the site build (cold and warm)
 	$(BIN)/python tools/bench_build.py --repeat 2
 
-lock:  ## re-pin constraints.txt to what requirements.txt installs today, in a fresh venv
+lock:  ## re-pin constraints.txt: what requirements.txt resolves to today, on every platform
 	rm -rf .venv-lock
 	$(PYTHON) -m venv .venv-lock
-	grep -v '^-c ' requirements.txt > .venv-lock/requirements.txt
-	PYTHON=.venv-lock/bin/python tools/install.sh .venv-lock/requirements.txt
-	{ grep '^#' constraints.txt; .venv-lock/bin/python -m pip freeze --all --exclude-editable \
-	  | grep -v '^pip==' | sed 's/+[^=]*$$//'; } > .venv-lock/constraints.txt
+	.venv-lock/bin/python -m pip install --quiet --disable-pip-version-check uv==$(UV)
+	{ grep '^#' constraints.txt; grep -v '^-[ce] ' requirements.txt \
+	  | .venv-lock/bin/uv pip compile - --universal --python-version $(OLDEST_PYTHON) \
+	    --no-header --no-annotate --quiet; } > .venv-lock/constraints.txt
 	mv .venv-lock/constraints.txt constraints.txt
 	rm -rf .venv-lock
 
@@ -37,8 +41,8 @@ clean:
 	rm -rf site .cache .pytest_cache
 
 $(STAMP): requirements.txt constraints.txt pyproject.toml
-	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 10))' \
-	  || { echo "attnlit needs Python 3.10 or newer: $(PYTHON) is $$($(PYTHON) -V)"; exit 1; }
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11, 5))' \
+	  || { echo "attnlit needs Python $(OLDEST_PYTHON) or newer: $(PYTHON) is $$($(PYTHON) -V)"; exit 1; }
 	@$(PYTHON) -m venv $(VENV) || { rm -rf $(VENV); \
 	  echo "$(PYTHON) cannot make a virtual environment. On Debian or Ubuntu:"; \
 	  echo "    sudo apt-get install python3-venv"; exit 1; }

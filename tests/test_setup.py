@@ -2,30 +2,35 @@
 
 import ast
 import importlib.metadata as metadata
-import os
 import re
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
 import yaml
+from packaging.markers import Marker
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
 ROOT = Path(__file__).resolve().parent.parent
-PIN = re.compile(r"^(?P<name>[A-Za-z0-9._-]+)==(?P<version>[^\s;]+)$")
+PIN = re.compile(r"^(?P<name>[A-Za-z0-9._-]+)==(?P<version>[^\s;]+)(?:\s*;\s*(?P<marker>.+))?$")
 
 
-def pins(path: Path) -> dict[str, str]:
-    """name -> version for each `name==version` line; other lines must be comments or options."""
+def pins(path: Path, environment: dict[str, str] | None = None) -> dict[str, str]:
+    """name -> version for each `name==version [; marker]` line whose marker holds in the
+    environment (this interpreter's by default); other lines must be comments or options."""
     found = {}
     for line in path.read_text().splitlines():
         if not line.strip() or line.startswith(("#", "-c ", "-e ")):
             continue
         pin = PIN.match(line.strip())
         assert pin, f"{path.name}: not pinned with ==: {line!r}"
-        found[canonicalize_name(pin["name"])] = pin["version"]
+        if pin["marker"] is None or Marker(pin["marker"]).evaluate(environment):
+            name = canonicalize_name(pin["name"])
+            assert name not in found, f"{path.name}: {name} pinned twice for one platform"
+            found[name] = pin["version"]
     return found
 
 
@@ -60,6 +65,29 @@ def test_constraints_pin_every_package_the_requirements_pull_in_at_the_installed
                for name in sorted(closure)
                if metadata.version(name).split("+")[0] != locked[name]]
     assert not drifted, "\n".join(drifted)
+
+
+# The platforms the README promises, as environment markers see them.
+PLATFORMS = {
+    "linux x86_64": {"sys_platform": "linux", "platform_system": "Linux", "platform_machine": "x86_64"},
+    "linux aarch64": {"sys_platform": "linux", "platform_system": "Linux", "platform_machine": "aarch64"},
+    "macOS arm64": {"sys_platform": "darwin", "platform_system": "Darwin", "platform_machine": "arm64"},
+    "windows": {"sys_platform": "win32", "platform_system": "Windows", "platform_machine": "AMD64"},
+}
+
+
+@pytest.mark.parametrize("python", ["3.11.5", "3.14.0"])
+@pytest.mark.parametrize("platform", PLATFORMS)
+def test_the_lock_pins_every_platform_once_torchs_cuda_packages_included(platform, python):
+    """Where torch comes from PyPI (a GPU, or the CPU index out of reach), its CUDA packages
+    come with it on Linux: they are pinned too, though this machine never installs them."""
+    environment = {**PLATFORMS[platform], "python_version": python.rsplit(".", 1)[0],
+                   "python_full_version": python, "implementation_name": "cpython",
+                   "platform_python_implementation": "CPython", "os_name": "posix"}
+    locked = pins(ROOT / "constraints.txt", environment)  # fails on a package pinned twice
+    assert set(pins(ROOT / "requirements.txt")) <= set(locked)
+    cuda = {"triton", "nvidia-cudnn-cu13", "nvidia-cublas", "cuda-toolkit"}
+    assert (cuda <= set(locked)) == (platform.startswith("linux")), sorted(cuda - set(locked))
 
 
 def test_attnlit_declares_every_package_it_imports():
@@ -100,6 +128,15 @@ def test_the_site_is_deployed_only_after_the_tests_pass():
         assert needed(name) & runs_tests, f"{name} deploys without waiting for the tests"
 
 
+def test_ci_runs_the_oldest_python_claimed_and_the_code_on_macos_and_windows():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    oldest = re.fullmatch(r">=(\d+\.\d+)", project["requires-python"])[1]
+    jobs = workflows()["tests.yml"]["jobs"]
+    assert oldest in jobs["test"]["strategy"]["matrix"]["python"]
+    assert any(".ci/run" in step.get("run", "") for step in jobs["test"]["steps"])
+    assert {"macos-latest", "windows-latest"} <= set(jobs["code"]["strategy"]["matrix"]["os"])
+
+
 def test_no_workflow_sends_every_package_to_another_index():
     text = "\n".join(path.read_text() for path in (ROOT / ".github" / "workflows").glob("*.yml"))
     assert "EXTRA_INDEX" not in text and "extra-index" not in text
@@ -107,6 +144,8 @@ def test_no_workflow_sends_every_package_to_another_index():
 
 @pytest.fixture
 def fake_pip(tmp_path):
+    if sys.platform == "win32":
+        pytest.skip("tools/install.sh runs under Git Bash on Windows; these tests fake a POSIX shell")
     """A python that logs each `-m pip install ...` call; calls with an index fail if told to."""
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
@@ -138,7 +177,7 @@ PIP = "-m pip install --quiet --disable-pip-version-check"
 TORCH = f"torch=={pins(ROOT / 'requirements.txt')['torch']}"
 
 
-@pytest.mark.skipif(os.uname().sysname != "Linux", reason="the CPU index is the Linux default")
+@pytest.mark.skipif(sys.platform != "linux", reason="the CPU index is the Linux default")
 def test_install_takes_torch_alone_from_the_cpu_index_without_a_gpu(fake_pip):
     calls, _ = fake_pip()
     assert calls == [f"{PIP} --no-deps --retries 1 --timeout 15 --index-url {CPU} {TORCH}", f"{PIP} -r requirements.txt"]
