@@ -4,6 +4,7 @@ import json
 import logging
 import re
 from html import unescape
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -254,3 +255,36 @@ def test_code_spans_of_the_plain_colour_go_and_a_strings_pieces_join():
     assert mkdocs_hooks.on_page_content(code, PAGE) == (
         '<pre><code>x = None <span class="k">if</span> f<span class="s2">&quot;a {</span>'
         'b<span class="si">}&quot;</span></code></pre>')
+
+
+def test_lighthouse_reports_no_gap_where_a_score_is_missing():
+    """A page or an empty page that Lighthouse could not measure has no gap (it was once
+    counted as a score of 0, making every page look 90 points better than it was)."""
+    import lighthouse
+
+    assert lighthouse.gap(95, 100) == -5
+    assert lighthouse.gap(90, None) is None and lighthouse.gap(None, 100) is None
+
+
+ROOT = Path(__file__).resolve().parent.parent
+# Each override of a Material partial is Material's file with the changes named here, and
+# nothing else: after an upgrade of Material, this shows what moved under them.
+OVERRIDDEN = {
+    "partials/palette.html": [(' data-md-component="palette"', "")],
+    "partials/source.html": [(' data-md-component="source"', "")],
+    "partials/search.html": [('role="dialog">', "role=\"dialog\" aria-label=\"{{ lang.t('search') }}\">")],
+}
+
+
+@pytest.mark.parametrize("partial", OVERRIDDEN)
+def test_overridden_partials_are_materials_with_one_change(partial):
+    import material
+
+    theirs = (Path(material.__file__).parent / "templates" / partial).read_text(encoding="utf-8")
+    ours = (ROOT / "overrides" / partial).read_text(encoding="utf-8")
+    for old, new in OVERRIDDEN[partial]:
+        assert theirs.count(old) == 1, f"Material's {partial} changed where ours differs: {old!r}"
+        theirs = theirs.replace(old, new)
+    # Each file opens with its own Jinja comment: Material's says it is generated, ours why.
+    without_comment = [re.sub(r"^\{#-.*?-#\}\n", "", text, flags=re.DOTALL) for text in (theirs, ours)]
+    assert without_comment[1] == without_comment[0]

@@ -73,6 +73,11 @@ def audit(lighthouse: str, url: str) -> dict:
     return row
 
 
+def gap(score: int | None, floor: int | None) -> int | None:
+    """A page's performance score minus the empty page's; None if either was not measured."""
+    return None if score is None or floor is None else score - floor
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("site", type=Path, help="a built site (mkdocs build --site-dir ...)")
@@ -106,16 +111,17 @@ def main() -> None:
     for run in range(1, args.runs + 1):
         wanted = [page for page in pages() if not args.page or page in {"404.html", *args.page}]
         rows = {page: audit(args.lighthouse, base + page) for page in wanted}
-        floor = rows["404.html"]["performance"] or 0
+        floor = rows["404.html"]["performance"]
         for page, row in rows.items():
-            if row["performance"] is not None:
-                gaps.setdefault(page, []).append(row["performance"] - floor)
+            if gap(row["performance"], floor) is not None:
+                gaps.setdefault(page, []).append(gap(row["performance"], floor))
         print(f"\nrun {run}\n")
         print("| page | performance | vs 404 | accessibility | FCP s | LCP s | TBT ms | DOM | KB | failing a11y audits (or error) |")
         print("|---|---|---|---|---|---|---|---|---|---|")
         for page, row in rows.items():
-            gap = "" if row["performance"] is None else f"{row['performance'] - floor:+d}"
-            print(f"| {page or 'index'} | {row['performance']} | {gap} "
+            difference = gap(row["performance"], floor)
+            print(f"| {page or 'index'} | {row['performance']} | "
+                  f"{'' if difference is None else f'{difference:+d}'} "
                   f"| {row['accessibility']} | {row['FCP']:.1f} | {row['LCP']:.1f} | {row['TBT']:.0f} "
                   f"| {row['DOM']:.0f} | {row['bytes']:.0f} | {row['failing a11y']} |", flush=True)
     if args.runs > 1:  # one run says little: the same page moves by several points
