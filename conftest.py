@@ -182,6 +182,19 @@ def pytest_unconfigure(config):
     scratch = config.stash.get(SCRATCH, None)
     if scratch is not None:
         shutil.rmtree(scratch, ignore_errors=True)
+    say_what_was_skipped_whole(config)
+
+
+def say_what_was_skipped_whole(config) -> None:
+    """End the run with a line for each test file skipped whole (the browser tests without a
+    browser): why, and so how to run it. Easy to miss among the dots otherwise."""
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is None:
+        return
+    for report in reporter.stats.get("skipped", []):
+        if isinstance(report, pytest.CollectReport) and isinstance(report.longrepr, tuple):
+            reporter.write_line(f"SKIPPED, every test of {report.nodeid}: {report.longrepr[2]}",
+                                yellow=True, bold=True)
 
 
 @pytest.fixture(scope="session")

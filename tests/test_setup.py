@@ -2,6 +2,7 @@
 
 import ast
 import importlib.metadata as metadata
+import os
 import re
 import subprocess
 import sys
@@ -193,3 +194,14 @@ def test_install_falls_back_to_the_default_index(fake_pip):
     assert calls == [f"{PIP} --no-deps --retries 1 --timeout 15 --index-url https://example.invalid/whl {TORCH}",
                      f"{PIP} -r requirements.txt"]
     assert "https://example.invalid/whl is out of reach; torch comes from the default index" in err
+
+
+def test_a_run_without_a_browser_ends_saying_what_it_skipped_and_how_to_run_it():
+    env = {key: value for key, value in os.environ.items() if key != "ATTNLIT_BROWSER_TESTS"}
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                           "tests/test_browser.py"], cwd=ROOT, capture_output=True, text=True,
+                          env={**env, "ATTNLIT_CHROMIUM": "/no/such/chromium"}, timeout=300)
+    assert done.returncode == 5, done.stdout + done.stderr  # 5: no test ran
+    assert done.stdout.splitlines()[-1] == (
+        "SKIPPED, every test of tests/test_browser.py: Skipped: browser tests need a browser at "
+        "/no/such/chromium (apt-get install chromium, or set ATTNLIT_CHROMIUM)")
