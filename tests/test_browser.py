@@ -647,6 +647,39 @@ async def palette_record(browser, server: str) -> dict:
     return seen
 
 
+# A palette Material allows and this site does not use: an option that follows the system
+# ("(prefers-color-scheme)"), last in the form and without a toggle of its own.
+SYSTEM_OPTION = ('<input class="md-option" data-md-color-media="(prefers-color-scheme)" '
+                 'data-md-color-scheme="default" data-md-color-primary="indigo" '
+                 'data-md-color-accent="indigo" aria-hidden="true" type="radio" name="__palette" '
+                 'id="__palette_system">')
+
+
+async def palette_system_record(browser, server: str) -> dict:
+    """A page whose palette form has SYSTEM_OPTION, chosen by an earlier visit, in a dark
+    system: what the palette is, and the errors."""
+    context = await browser.new_context(color_scheme="dark")
+    context.set_default_timeout(120_000)
+
+    async def with_system_option(route):
+        response = await route.fetch()
+        body = (await response.text()).replace("</form>", SYSTEM_OPTION + "</form>", 1)
+        await route.fulfill(response=response, body=body)
+
+    try:
+        await context.route(lambda url: url.endswith("/"), with_system_option)
+        # Where Material keeps it (__md_scope is the site's root): the third option, chosen.
+        await context.add_init_script("localStorage.setItem('/.__palette', JSON.stringify({index: 2}))")
+        page, errors = await context.new_page(), []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        await page.goto(server + url_path(PALETTE_PAGES[0]))
+        seen = await page.evaluate(PALETTE)
+        return {"scheme": seen["scheme"], "toggles": seen["toggles"], "errors": errors,
+                "media": await page.evaluate("document.body.dataset.mdColorMedia")}
+    finally:
+        await context.close()
+
+
 async def copy_every_block(page, clipboard: asyncio.Lock) -> list[str]:
     """What each copy button of the page puts on the clipboard."""
     async with clipboard:
@@ -740,7 +773,8 @@ async def browse(server: str) -> dict:
         for name, seen in zip(with_widgets, phones):
             records[name]["phone"] = seen
         # Visits of their own, each kept in one page's record (an exception too, for its tests).
-        journeys = {"instant": (INSTANT[0], instant_record), "palette": (PALETTE_PAGES[0], palette_record)}
+        journeys = {"instant": (INSTANT[0], instant_record), "palette": (PALETTE_PAGES[0], palette_record),
+                    "palette system": (PALETTE_PAGES[1], palette_system_record)}
         outcomes = await asyncio.gather(*(journey(browser, server) for _, journey in journeys.values()),
                                         return_exceptions=True)
         for (key, (name, _)), outcome in zip(journeys.items(), outcomes):
@@ -1048,3 +1082,14 @@ def test_the_browser_bar_takes_the_headers_colour(browsed):
         (bar,), header = seen[state]["bar"], seen[state]["header"]
         assert tuple(int(bar[i:i + 2], 16) for i in (1, 3, 5)) == tuple(
             map(int, re.findall(r"\d+", header))), state
+
+
+def test_a_palette_that_follows_the_system_takes_the_systems_colours(browsed):
+    """Material allows one (media "(prefers-color-scheme)"); this site has none, but a reader
+    who chose one on another site of the same host, or a config that adds one, must not
+    break the page: a dark system gets the dark palette."""
+    seen = record(browsed, PALETTE_PAGES[1])["palette system"]
+    if isinstance(seen, BaseException):
+        raise seen
+    assert seen["errors"] == []
+    assert (seen["scheme"], seen["media"]) == ("slate", "(prefers-color-scheme: dark)")
