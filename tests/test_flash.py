@@ -210,15 +210,16 @@ def test_the_shape_check_catches_the_textbook():
 def test_peak_memory_stays_far_below_one_n_by_n_matrix():
     """One head, n = 8192: a float32 (n, n) matrix alone is 256 MiB.
 
-    The forked child's growth includes pages it copies from its parent (a floor of tens of
-    MiB in a big test process), so the bounds leave room: the textbook must need more than
-    two such matrices, the tiled version less than half of one.
+    The forked child's growth includes pages it copies from its parent, and it may reuse
+    memory its parent freed, so the measurement first proves, in the same state, that it sees
+    one (n, n) matrix; the tiled version must then need less than half of one. (The textbook
+    needs several: chapter 12's table; building them took 10 s here.)
     """
     torch.manual_seed(8)
     q, k, v = qkv(1, 1, 8192, 8192, hd=16, hd_v=16, dtype=torch.float32, requires_grad=True)
-    textbook = bench.peak_mib(lambda: textbook_attention(q, k, v, is_causal=True), "cpu")
+    one = bench.peak_mib(lambda: q.sum() * torch.ones(8192, 8192), "cpu")
     tiled = bench.peak_mib(lambda: tiled_attention(q, k, v, 512, is_causal=True), "cpu")
-    assert textbook > 2 * 256 and tiled < 256 / 2, (textbook, tiled)
+    assert one >= 256 and tiled < 256 / 2, (one, tiled)
 
 
 def test_flash_benchmark_writes_its_table_and_ratios(tmp_path, capsys):
