@@ -4,6 +4,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 import uuid
 from pathlib import Path
 
@@ -25,6 +26,12 @@ def tagged(tag: str) -> list[str]:
         except OSError:  # gone, or not ours; a zombie has no environment left
             pass
     return found
+
+
+def wait_until(condition, running) -> None:
+    """Poll the condition while running() holds, leaving the CPU to others between polls."""
+    while not condition() and running():
+        time.sleep(0.02)  # a busy loop would take a core from the process it waits for
 
 
 def session(*args: str, tmp: Path) -> tuple[subprocess.Popen, str]:
@@ -49,8 +56,7 @@ def test_ctrl_c_while_waiting_for_the_builds_stops_them(tmp_path):
     process, tag = session("tests/test_site.py::test_link_to_a_missing_anchor_fails_the_strict_build",
                            tmp=tmp_path)
     # Wait until a build runs: then the session is waiting for it.
-    while not any("mkdocs build" in line for line in tagged(tag)) and process.poll() is None:
-        pass
+    wait_until(lambda: any("mkdocs build" in line for line in tagged(tag)), lambda: process.poll() is None)
     process.send_signal(signal.SIGINT)
     out, _ = process.communicate(timeout=120)
     assert b"KeyboardInterrupt" in out, out.decode()
@@ -66,8 +72,7 @@ def test_stopping_the_runner_mid_job_removes_its_folders(tmp_path):
     runner = alone.Runner([alone.Job("busy", [f"open({str(started)!r}, 'w').close()\n"
                                               "import time\ntime.sleep(600)"])], tmp=str(tmp_path))
     try:
-        while not started.exists() and runner.alive():
-            pass
+        wait_until(started.exists, runner.alive)
         assert started.exists(), "the job never started"
     finally:
         runner.stop()

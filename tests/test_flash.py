@@ -12,6 +12,10 @@ from attnlit.bench import flash as flash_bench
 from attnlit.flash import ShapeLog, textbook_attention, tiled_attention, tiled_forward
 
 F64 = torch.float64
+# Peak memory on the CPU is measured in a forked process: not on a platform without fork.
+CANNOT = bench.memory_problem("cpu")
+MEASURES = pytest.mark.skipif(CANNOT is not None, reason=CANNOT or "")
+MEMORY = ["--no-memory"] if CANNOT else []  # the rest of the benchmark runs anywhere
 
 
 def qkv(b, h, num_queries, num_keys, hd=8, hd_v=5, dtype=F64, requires_grad=False):
@@ -202,37 +206,39 @@ def test_the_shape_check_catches_the_textbook():
     assert max(shape.numel() for shape in shapes) == b * h * n * n
 
 
+@MEASURES
 def test_peak_memory_stays_far_below_one_n_by_n_matrix():
     """One head, n = 8192: a float32 (n, n) matrix alone is 256 MiB.
 
-    The forked child's growth includes pages it copies from its parent (a floor of tens of
-    MiB in a big test process), so the bounds leave room: the textbook must need more than
-    two such matrices, the tiled version less than half of one.
+    The forked child's growth includes pages it copies from its parent, and it may reuse
+    memory its parent freed, so the measurement first proves, in the same state, that it sees
+    one (n, n) matrix; the tiled version must then need less than half of one. (The textbook
+    needs several: chapter 12's table; building them took 10 s here.)
     """
     torch.manual_seed(8)
     q, k, v = qkv(1, 1, 8192, 8192, hd=16, hd_v=16, dtype=torch.float32, requires_grad=True)
-    textbook = bench.peak_mib(lambda: textbook_attention(q, k, v, is_causal=True), "cpu")
+    one = bench.peak_mib(lambda: q.sum() * torch.ones(8192, 8192), "cpu")
     tiled = bench.peak_mib(lambda: tiled_attention(q, k, v, 512, is_causal=True), "cpu")
-    assert textbook > 2 * 256 and tiled < 256 / 2, (textbook, tiled)
+    assert one >= 256 and tiled < 256 / 2, (one, tiled)
 
 
 def test_flash_benchmark_writes_its_table_and_ratios(tmp_path, capsys):
     flash_bench.main(["--sizes", "8", "20", "--heads", "2", "--head-dim", "4",
                       "--block-size", "8", "--repeats", "1", "--out", str(tmp_path),
-                      "--device", "cpu"])
+                      "--device", "cpu", *MEMORY])
     with open(tmp_path / "flash-cpu.csv") as table:
         rows = list(csv.DictReader(table))
     assert [(int(r["n"]), r["attention"]) for r in rows] == list(
         itertools.product((8, 20), flash_bench.FUNCTIONS))
     for row in rows:
         assert 0 < float(row["forward_s"]) < 10 and 0 < float(row["forward_backward_s"]) < 10
-        assert row["peak_mib"].isdigit()
+        assert row["peak_mib"].isdigit() if not MEMORY else row["peak_mib"] == ""
     report = (tmp_path / "flash-cpu.md").read_text()
     assert report.startswith("Measured on ") and "load average" in report
     assert "| 20 | tiled |" in report and "blocks of 8" in report
     printed = capsys.readouterr().out.splitlines()
     assert len(printed) == 2 and printed[1].startswith("n = 20: tiled / textbook ")
-    assert "peak memory textbook" in printed[1]
+    assert ("peak memory textbook" in printed[1]) is not bool(MEMORY)
 
 
 def test_the_shipped_flash_results_load_as_numbers():

@@ -2,19 +2,22 @@
 # Change the chapter, then run `make tangle`.
 
 import argparse
+from collections.abc import Callable
 from collections.abc import Iterator
 import contextlib
 import csv
 import datetime
 from importlib.resources import files
+import math
 import multiprocessing
 import os
 from pathlib import Path
 import platform
 import random
-import resource
 import signal
 import statistics
+import sys
+import tempfile
 import time
 import torch
 from torch import nn
@@ -72,11 +75,14 @@ def parts(fused: FusedMultiHeadAttention, x: torch.Tensor) -> dict:
     }
 
 
-def seconds(run, backward: bool, device: str, layer: nn.Module | None) -> float:
+def seconds(run, backward: bool, device: str, layer: nn.Module | None = None,
+            inputs: tuple[torch.Tensor, ...] = ()) -> float:
     """One call: inference (eval, no autograd) or forward+backward (train)."""
     if layer is not None:
         layer.train(backward)  # eval: nn.MultiheadAttention's fast path
         layer.zero_grad(set_to_none=True)  # every backward starts from nothing
+    for tensor in inputs:
+        tensor.grad = None                 # the inputs' gradients too
     sync = torch.cuda.synchronize if device == "cuda" else lambda: None
     sync()  # GPU calls return before the GPU is done: wait on both sides
     start = time.perf_counter()
@@ -89,6 +95,37 @@ def seconds(run, backward: bool, device: str, layer: nn.Module | None) -> float:
     return time.perf_counter() - start
 
 
+def timed_rounds(calls: dict, repeats: int, order: random.Random,
+                 progress: tqdm) -> dict:
+    """Median seconds of each call (`seconds`' arguments) after a warm-up."""
+    times = {key: [] for key in calls}
+    for _ in range(repeats + 1):                   # the first is warm-up
+        keys = list(calls)
+        order.shuffle(keys)                        # no call always goes first
+        for key in keys:
+            times[key].append(seconds(*calls[key]))
+        progress.update()
+    return {key: statistics.median(found[1:]) for key, found in times.items()}
+
+
+def memory_problem(device: str) -> str | None:
+    """Why peak memory cannot be measured on `device` here; None if it can."""
+    forks = "fork" in multiprocessing.get_all_start_methods()
+    if device == "cpu" and not forks:
+        return ("peak memory on the CPU is measured in a forked process, "
+                f"and {sys.platform} cannot fork: use --no-memory")
+    return None
+
+
+def rss() -> tuple[int, int]:
+    """This process's resident set now and at its largest so far, in bytes."""
+    import resource  # Unix only, as fork is: imported where memory is measured
+    import psutil    # (on Linux, psutil imports resource too)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    now = psutil.Process().memory_info().rss
+    return now, (peak if sys.platform == "darwin" else 1024 * peak)  # macOS: B
+
+
 def peak_mib(run, device: str, timeout: float = 600.0) -> float:
     """Peak memory added by one forward+backward (CPU: in a forked child)."""
     if device == "cuda":
@@ -97,32 +134,41 @@ def peak_mib(run, device: str, timeout: float = 600.0) -> float:
         start = torch.cuda.memory_allocated()
         run().sum().backward()
         return (torch.cuda.max_memory_allocated() - start) / 2**20
+    if problem := memory_problem(device):
+        raise RuntimeError(problem)
 
     def child(pipe):
-        torch.set_num_threads(1)  # OpenMP threads do not survive a fork
-        with open("/proc/self/statm") as statm:
-            start = int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
-        run().sum().backward()
-        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
-        pipe.send((peak - start) / 2**20)
+        try:
+            torch.set_num_threads(1)  # OpenMP threads do not survive a fork
+            start, _ = rss()
+            run().sum().backward()
+            pipe.send((rss()[1] - start) / 2**20)
+        except BaseException as error:   # the parent says what went wrong
+            pipe.send(f"{type(error).__name__}: {error}"[:1000])
+            raise
 
     context = multiprocessing.get_context("fork")
     reader, writer = context.Pipe(duplex=False)
     process = context.Process(target=child, args=(writer,))
     process.start()
     writer.close()
-    process.join(timeout)  # one float fits the pipe: the child never blocks
+    process.join(timeout)  # what the child sends fits the pipe: it never blocks
     if process.is_alive():
         process.kill()
         process.join()
         raise RuntimeError(f"memory measurement still ran after {timeout:g} s")
-    if process.exitcode != 0:
-        code = process.exitcode  # negative: killed by that signal
-        why = (f"signal {signal.Signals(-code).name}" if code < 0
-               else f"exit code {code}")
-        raise RuntimeError(f"memory measurement failed with {why} "
-                           "(SIGKILL usually means out of memory)")
-    return reader.recv()
+    try:
+        said = reader.recv()          # the child is gone: this cannot block
+    except EOFError:                  # it died before it could send a word
+        said = "it sent nothing"
+    code = process.exitcode  # negative: killed by that signal
+    if code == 0 and isinstance(said, float):
+        return said
+    why = (f"signal {signal.Signals(-code).name}" if code < 0
+           else f"exit code {code}")
+    if code == -signal.SIGKILL:  # what a system out of memory sends
+        said += " (SIGKILL: perhaps out of memory)"
+    raise RuntimeError(f"memory measurement failed with {why}: {said}")
 
 
 def measure(sizes, batch, width, heads, repeats, memory, device) -> list[dict]:
@@ -136,24 +182,17 @@ def measure(sizes, batch, width, heads, repeats, memory, device) -> list[dict]:
         layers = build(width, heads, n, device)
         runs = {name: runner(name, layer, x) for name, layer in layers.items()}
         runs.update(parts(layers["fused"], x))
-        times = {(name, bwd): [] for name in runs for bwd in (False, True)
+        calls = {(name, bwd): (runs[name], bwd, device, layers.get(name), (x,))
+                 for name in runs for bwd in (False, True)
                  if not (bwd and name in PARTS)}  # parts: forward only
-        for _ in range(repeats + 1):                   # the first is warm-up
-            calls = list(times)
-            order.shuffle(calls)                   # no layer always goes first
-            for name, bwd in calls:
-                x.grad = None
-                times[name, bwd].append(
-                    seconds(runs[name], bwd, device, layers.get(name)))
-            progress.update()
+        median = timed_rounds(calls, repeats, order, progress)
         for layer in layers.values():
             layer.train()                              # memory: a training step
         for name in runs:
-            both = times.get((name, True), [None])[1:]
             rows.append({
                 "n": n, "layer": name,
-                "forward_s": statistics.median(times[name, False][1:]),
-                "forward_backward_s": statistics.median(both) if both else "",
+                "forward_s": median[name, False],
+                "forward_backward_s": median.get((name, True), ""),
                 "peak_mib": round(peak_mib(runs[name], device))
                 if memory and name in LAYERS else "",
             })
@@ -262,21 +301,113 @@ def results(name: str = "cpu") -> list[dict]:
             for row in csv.DictReader(text.splitlines())]
 
 
+def options() -> argparse.ArgumentParser:
+    """The benchmark's options."""
+    parser = benchmark_parser(
+        "python -m attnlit.bench", "Time attention layers.",
+        sizes=[128, 256, 512, 1024, 2048], repeats=5, memory=True)
+    parser.add_argument("--batch", type=at_least(1), default=8,
+                        help="sequences per call (default: %(default)s)")
+    parser.add_argument("--width", type=at_least(1), default=768,
+                        help="the layers' width d (default: %(default)s)")
+    parser.add_argument("--heads", type=at_least(1), default=12,
+                        help="heads, a divisor of --width (default: "
+                             "%(default)s)")
+    return parser
+
+
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m attnlit.bench",
-                                     description="Time attention layers.")
-    parser.add_argument("--sizes", type=int, nargs="+",
-                        default=[128, 256, 512, 1024, 2048])
-    parser.add_argument("--batch", type=int, default=8)
-    parser.add_argument("--width", type=int, default=768)
-    parser.add_argument("--heads", type=int, default=12)
-    parser.add_argument("--repeats", type=int, default=5)
-    parser.add_argument("--no-memory", dest="memory", action="store_false")
-    parser.add_argument("--out", type=Path, default=OUT)
-    parser.add_argument("--device", choices=["cpu", "cuda"],
-                        default="cuda" if torch.cuda.is_available() else "cpu")
-    args = parser.parse_args(argv)
+    args = arguments(options(), argv)
     rows = measure(args.sizes, args.batch, args.width, args.heads, args.repeats,
                    args.memory, args.device)
     write(rows, args.out, args)
     print("\n".join(ratios(rows)))
+
+
+def at_least(minimum: int) -> Callable[[str], int]:
+    """An argparse type: a whole number no smaller than `minimum`."""
+    def whole_number(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"expected a whole number, got {text!r}") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(
+                f"must be at least {minimum}, got {value}")
+        return value
+    return whole_number
+
+
+def positive_float(text: str) -> float:
+    """An argparse type: a finite number above 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected a number, got {text!r}") from None
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(
+            f"must be a finite number above 0, got {text}")
+    return value
+
+
+def device(text: str) -> str:
+    """An argparse type: cpu, or cuda where PyTorch sees a GPU."""
+    if text == "cuda" and not torch.cuda.is_available():
+        raise argparse.ArgumentTypeError("cuda, but PyTorch sees no GPU here")
+    return text
+
+
+def benchmark_parser(prog: str, description: str, sizes: list[int],
+                     repeats: int, memory: bool = False, threads: bool = False,
+                     shortest: int = 1) -> argparse.ArgumentParser:
+    """A parser with the options every benchmark command has."""
+    parser = argparse.ArgumentParser(prog=prog, description=description)
+    parser.add_argument("--sizes", type=at_least(shortest), nargs="+",
+                        default=sizes, metavar="N",
+                        help="sequence lengths n, each once (default: "
+                             f"{' '.join(map(str, sizes))})")
+    parser.add_argument("--repeats", type=at_least(1), default=repeats,
+                        help="timed rounds after a warm-up round; the median "
+                             "is kept (default: %(default)s)")
+    if threads:
+        parser.add_argument("--threads", type=at_least(1), default=1,
+                            help="PyTorch's CPU threads (default: 1)")
+    if memory:
+        parser.add_argument("--no-memory", dest="memory", action="store_false",
+                            help="leave peak memory out (it is measured in a "
+                                 "forked process on the CPU)")
+    parser.add_argument("--out", type=Path, default=OUT,
+                        help="folder for the results (default: ./%(default)s)")
+    parser.add_argument("--device", type=device, choices=["cpu", "cuda"],
+                        default="cuda" if torch.cuda.is_available() else "cpu",
+                        help="where to run (default: cuda where there is a "
+                             "GPU, else cpu)")
+    return parser
+
+
+def arguments(parser: argparse.ArgumentParser,
+              argv: list[str] | None = None) -> argparse.Namespace:
+    """Parse; check what spans options; make --out and try writing there."""
+    args = parser.parse_args(argv)
+    if "sizes" in args and len(set(args.sizes)) < len(args.sizes):
+        parser.error("argument --sizes: each length once, got "
+                     + " ".join(map(str, args.sizes)))
+    if "heads" in args and "width" in args and args.width % args.heads:
+        parser.error(f"argument --heads: {args.heads} heads do not divide "
+                     f"--width {args.width}")
+    if "min_length" in args and 2 * args.min_length > args.context:
+        parser.error(f"argument --context: {args.context} has no room for "
+                     f"a stretch of --min-length {args.min_length} and its "
+                     "repeat")
+    if "memory" in args and args.memory and memory_problem(args.device):
+        parser.error(memory_problem(args.device))
+    try:
+        args.out.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=args.out):   # can it take a file?
+            pass
+    except OSError as error:
+        parser.error(f"argument --out: cannot write into {args.out}: "
+                     f"{error.strerror or error}")
+    return args

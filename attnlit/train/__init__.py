@@ -13,7 +13,8 @@ import time
 import torch
 import torch.nn.functional as F
 from tqdm import tqdm
-from attnlit.bench import load_average, torch_threads
+from attnlit.bench import arguments, at_least, load_average, positive_float
+from attnlit.bench import torch_threads
 from attnlit.gpt import TinyGPT
 from attnlit.self_attention import check_sizes
 
@@ -135,24 +136,47 @@ def train(
     return rows
 
 
-def main(argv: list[str] | None = None) -> None:
+def options() -> argparse.ArgumentParser:
+    """The command's options."""
     parser = argparse.ArgumentParser(prog="python -m attnlit.train",
                                      description="Train a TinyGPT to copy.")
-    parser.add_argument("--steps", type=int, default=1200)
-    parser.add_argument("--batch", type=int, default=32)
-    parser.add_argument("--lr", type=float, default=3e-3)
-    parser.add_argument("--warmup", type=int, default=100)
-    parser.add_argument("--min-length", type=int, default=4)
-    parser.add_argument("--vocab", type=int, default=256)
-    parser.add_argument("--context", type=int, default=32)
-    parser.add_argument("--width", type=int, default=64)
-    parser.add_argument("--heads", type=int, default=2)
-    parser.add_argument("--layers", type=int, default=2)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--steps", type=at_least(1), default=1200,
+                        help="training steps (default: %(default)s)")
+    parser.add_argument("--batch", type=at_least(1), default=32,
+                        help="sequences per step (default: %(default)s)")
+    parser.add_argument("--lr", type=positive_float, default=3e-3,
+                        help="peak learning rate (default: %(default)s)")
+    parser.add_argument("--warmup", type=at_least(0), default=100,
+                        help="steps of the warm-up ramp (default: "
+                             "%(default)s)")
+    parser.add_argument("--min-length", type=at_least(2), default=4,
+                        help="shortest stretch that is repeated (a stretch "
+                             "of 1 has nothing to copy; default: %(default)s)")
+    parser.add_argument("--vocab", type=at_least(2), default=256,
+                        help="vocabulary size (default: %(default)s)")
+    parser.add_argument("--context", type=at_least(4), default=32,
+                        help="context length, room for a stretch of "
+                             "--min-length and its repeat (default: "
+                             "%(default)s)")
+    parser.add_argument("--width", type=at_least(1), default=64,
+                        help="the model's width d (default: %(default)s)")
+    parser.add_argument("--heads", type=at_least(1), default=2,
+                        help="heads, a divisor of --width (default: "
+                             "%(default)s)")
+    parser.add_argument("--layers", type=at_least(1), default=2,
+                        help="transformer blocks (default: %(default)s)")
+    parser.add_argument("--seed", type=at_least(0), default=0,
+                        help="seed of the weights, the batches and the test "
+                             "(default: 0)")
+    parser.add_argument("--threads", type=at_least(1), default=1,
+                        help="PyTorch's CPU threads (default: 1)")
     parser.add_argument("--out", type=Path, default=Path("tiny-gpt"),
                         help="folder to write into (default: ./tiny-gpt)")
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = arguments(options(), argv)
     config = {"vocab_size": args.vocab, "context_length": args.context,
               "d_model": args.width, "num_heads": args.heads,
               "num_layers": args.layers}
@@ -180,7 +204,6 @@ def main(argv: list[str] | None = None) -> None:
         f"tokens and their repeat: {accuracy:.3f} (chance: "
         f"{1 / args.vocab:.3f})."
     )
-    args.out.mkdir(parents=True, exist_ok=True)
     torch.save({"config": config, "state_dict": model.state_dict()},
                args.out / "tiny_gpt.pt")
     formats = {"step": "d", "loss": ".4f", "lr": ".3g", "seconds": ".2f",

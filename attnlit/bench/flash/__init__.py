@@ -4,12 +4,12 @@
 import argparse
 from pathlib import Path
 import random
-import statistics
 import torch
 import torch.nn.functional as F
 from tqdm import tqdm
-from attnlit.bench import OUT, load_average, machine, milliseconds, peak_mib
-from attnlit.bench import ratio, seconds, torch_threads, write_csv
+from attnlit.bench import arguments, at_least, benchmark_parser, load_average
+from attnlit.bench import machine, milliseconds, peak_mib, ratio
+from attnlit.bench import timed_rounds, torch_threads, write_csv
 from attnlit.flash import textbook_attention, tiled_attention
 
 
@@ -38,20 +38,15 @@ def measure_attention(
         q, k, v = (torch.randn(1, heads, n, head_dim, device=device,
                                requires_grad=True) for _ in range(3))
         runs = attention_runs(q, k, v, block_size)
-        times = {(name, bwd): [] for name in runs for bwd in (False, True)}
-        for _ in range(repeats + 1):                   # the first is warm-up
-            calls = list(times)
-            order.shuffle(calls)
-            for name, bwd in calls:
-                q.grad = k.grad = v.grad = None    # every backward from nothing
-                times[name, bwd].append(seconds(runs[name], bwd, device, None))
-            progress.update()
+        calls = {(name, bwd): (run, bwd, device, None, (q, k, v))
+                 for name, run in runs.items() for bwd in (False, True)}
+        median = timed_rounds(calls, repeats, order, progress)
         for name, run in runs.items():
-            q.grad = k.grad = v.grad = None
+            q.grad = k.grad = v.grad = None    # every backward from nothing
             rows.append({
                 "n": n, "attention": name,
-                "forward_s": statistics.median(times[name, False][1:]),
-                "forward_backward_s": statistics.median(times[name, True][1:]),
+                "forward_s": median[name, False],
+                "forward_backward_s": median[name, True],
                 "peak_mib": round(peak_mib(run, device)) if memory else "",
             })
     progress.close()
@@ -100,22 +95,24 @@ def write_attention(rows: list[dict], out: Path, args: argparse.Namespace,
     (out / f"flash-{args.device}.md").write_text("\n".join(lines) + "\n")
 
 
+def options() -> argparse.ArgumentParser:
+    """The command's options."""
+    parser = benchmark_parser(
+        "python -m attnlit.bench.flash",
+        "Time tiled attention against the textbook and SDPA.",
+        sizes=[256, 512, 1024, 2048, 4096], repeats=3, memory=True,
+        threads=True)
+    parser.add_argument("--heads", type=at_least(1), default=12,
+                        help="heads (default: %(default)s)")
+    parser.add_argument("--head-dim", type=at_least(1), default=64,
+                        help="width of each head (default: %(default)s)")
+    parser.add_argument("--block-size", type=at_least(1), default=64,
+                        help="the tiled version's block (default: %(default)s)")
+    return parser
+
+
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(
-        prog="python -m attnlit.bench.flash",
-        description="Time tiled attention against the textbook and SDPA.")
-    parser.add_argument("--sizes", type=int, nargs="+",
-                        default=[256, 512, 1024, 2048, 4096])
-    parser.add_argument("--heads", type=int, default=12)
-    parser.add_argument("--head-dim", type=int, default=64)
-    parser.add_argument("--block-size", type=int, default=64)
-    parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--threads", type=int, default=1)
-    parser.add_argument("--no-memory", dest="memory", action="store_false")
-    parser.add_argument("--out", type=Path, default=OUT)
-    parser.add_argument("--device", choices=["cpu", "cuda"],
-                        default="cuda" if torch.cuda.is_available() else "cpu")
-    args = parser.parse_args(argv)
+    args = arguments(options(), argv)
     load = load_average()
     with torch_threads(args.threads):
         rows = measure_attention(args.sizes, args.heads, args.head_dim,

@@ -5,11 +5,11 @@ import argparse
 import copy
 from pathlib import Path
 import random
-import statistics
 import torch
 from tqdm import tqdm
-from attnlit.bench import OUT, load_average, machine, milliseconds, ratio
-from attnlit.bench import seconds, torch_threads, write_csv
+from attnlit.bench import arguments, at_least, benchmark_parser, load_average
+from attnlit.bench import machine, milliseconds, ratio, timed_rounds
+from attnlit.bench import torch_threads, write_csv
 from attnlit.gpt import TinyGPT, cached_forward, next_token
 from attnlit.kvcache import KVCache
 
@@ -48,17 +48,12 @@ def measure_generation(
     for n in sizes:
         progress.set_description(f"n = {n}")
         runs, cache_bytes = step_runs(model, n, device)
-        times = {mode: [] for mode in MODES}
-        for _ in range(repeats + 1):                   # the first is warm-up
-            calls = list(MODES)
-            order.shuffle(calls)
-            for mode in calls:
-                times[mode].append(seconds(runs[mode], False, device, model))
-            progress.update()
+        median = timed_rounds({mode: (runs[mode], False, device, model)
+                               for mode in MODES}, repeats, order, progress)
         for mode in MODES:
             rows.append({
                 "n": n, "cache": mode,
-                "step_s": statistics.median(times[mode][1:]),
+                "step_s": median[mode],
                 "cache_bytes": cache_bytes if mode == "with" else "",
             })
     progress.close()
@@ -102,22 +97,27 @@ def write_generation(rows: list[dict], out: Path, args: argparse.Namespace,
     (out / f"generate-{args.device}.md").write_text("\n".join(lines) + "\n")
 
 
+def options() -> argparse.ArgumentParser:
+    """The command's options."""
+    parser = benchmark_parser(
+        "python -m attnlit.bench.generate",
+        "Time a generation step with and without the KV cache.",
+        sizes=[32, 64, 128, 256, 512, 1024], repeats=9, threads=True,
+        shortest=2)  # n - 1 tokens go into the cache first
+    parser.add_argument("--width", type=at_least(1), default=768,
+                        help="the model's width d (default: %(default)s)")
+    parser.add_argument("--heads", type=at_least(1), default=12,
+                        help="heads, a divisor of --width (default: "
+                             "%(default)s)")
+    parser.add_argument("--layers", type=at_least(1), default=4,
+                        help="transformer blocks (default: %(default)s)")
+    parser.add_argument("--vocab", type=at_least(1), default=256,
+                        help="vocabulary size (default: %(default)s)")
+    return parser
+
+
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(
-        prog="python -m attnlit.bench.generate",
-        description="Time a generation step with and without the KV cache.")
-    parser.add_argument("--sizes", type=int, nargs="+",
-                        default=[32, 64, 128, 256, 512, 1024])
-    parser.add_argument("--width", type=int, default=768)
-    parser.add_argument("--heads", type=int, default=12)
-    parser.add_argument("--layers", type=int, default=4)
-    parser.add_argument("--vocab", type=int, default=256)
-    parser.add_argument("--repeats", type=int, default=9)
-    parser.add_argument("--threads", type=int, default=1)
-    parser.add_argument("--out", type=Path, default=OUT)
-    parser.add_argument("--device", choices=["cpu", "cuda"],
-                        default="cuda" if torch.cuda.is_available() else "cpu")
-    args = parser.parse_args(argv)
+    args = arguments(options(), argv)
     load = load_average()
     with torch_threads(args.threads):
         rows = measure_generation(args.sizes, args.width, args.heads,
