@@ -68,7 +68,7 @@ def copy_accuracy(
 def head_scores(
     model: TinyGPT, tokens: torch.Tensor
 ) -> tuple[torch.Tensor, torch.Tensor]:
-    """Previous-token and induction scores of every head, (layers, h) each."""
+    """Previous-token and prefix-matching scores of every head, (layers, h) each."""
     n = tokens.shape[-1]
     half = n // 2
     if (tokens.ndim != 2 or n % 2
@@ -79,8 +79,8 @@ def head_scores(
     # (b, layers, h, n, n); the diagonal below the main one is A[m, m - 1]
     previous = weights.diagonal(offset=-1, dim1=-2, dim2=-1)
     query = torch.arange(half, n)                   # the repeat
-    induction = weights[..., query, query - half + 1]   # (b, layers, h, half)
-    return previous.mean(dim=(0, -1)), induction.mean(dim=(0, -1))
+    prefix = weights[..., query, query - half + 1]      # (b, layers, h, half)
+    return previous.mean(dim=(0, -1)), prefix.mean(dim=(0, -1))
 
 
 def learning_rate(step: int, steps: int, peak: float, warmup: int) -> float:
