@@ -83,6 +83,25 @@ def head_scores(
     return previous.mean(dim=(0, -1)), prefix.mean(dim=(0, -1))
 
 
+def copying_scores(model: TinyGPT) -> torch.Tensor:
+    """Eigenvalue copying score of every head's OV circuit, (layers, h)."""
+    scores = []
+    with torch.no_grad():
+        unembed = (model.final_norm.weight.double()[:, None]
+                   * model.out_head.weight.double().T)          # (d, V)
+        for block in model.trf_blocks:
+            att, h, hd = block.att, block.att.num_heads, block.att.head_dim
+            embed = (model.tok_emb.weight.double()
+                     * block.norm1.weight.double())             # (V, d)
+            W_v = att.W_value.weight.double().view(h, hd, -1)   # (h, hd, d)
+            W_o = att.out_proj.weight.double().view(-1, h, hd)  # (d, h, hd)
+            small = (W_o.permute(1, 2, 0) @ (unembed @ embed)
+                     @ W_v.transpose(1, 2))                     # (h, hd, hd)
+            eigenvalues = torch.linalg.eigvals(small)           # (h, hd)
+            scores.append(eigenvalues.sum(-1).real / eigenvalues.abs().sum(-1))
+    return torch.stack(scores)                                  # (layers, h)
+
+
 def learning_rate(step: int, steps: int, peak: float, warmup: int) -> float:
     """peak times a linear warm-up ramp times half a cosine from step 0."""
     ramp = min(1.0, (step + 1) / max(warmup, 1))
