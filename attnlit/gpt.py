@@ -117,7 +117,7 @@ def ablate(
     heads: Iterable[tuple[int, int]],
     positions: Iterable[int] | None = None,
 ) -> Iterator[None]:
-    """Inside the with block, each (layer, head) outputs zeros (at positions)."""
+    """Inside the with block, the heads output zeros, at positions if given."""
     n = model.context_length
     rows = list(range(n)) if positions is None else list(positions)
     if not all(isinstance(p, int) and 0 <= p < n for p in rows):

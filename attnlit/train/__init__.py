@@ -68,7 +68,7 @@ def copy_accuracy(
 def head_scores(
     model: TinyGPT, tokens: torch.Tensor
 ) -> tuple[torch.Tensor, torch.Tensor]:
-    """Previous-token and prefix-matching scores of every head, (layers, h) each."""
+    """Previous-token and prefix-matching scores of the heads, (layers, h)."""
     n = tokens.shape[-1]
     half = n // 2
     if (tokens.ndim != 2 or n % 2
