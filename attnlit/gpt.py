@@ -112,9 +112,18 @@ class TinyGPT(nn.Module):
 
 
 @contextmanager
-def ablate(model: TinyGPT, heads: Iterable[tuple[int, int]]) -> Iterator[None]:
-    """Inside the with block, each (layer, head) in `heads` outputs zeros."""
-    keep = {}  # layer -> (c,) mask, 0 on the columns of its ablated heads
+def ablate(
+    model: TinyGPT,
+    heads: Iterable[tuple[int, int]],
+    positions: Iterable[int] | None = None,
+) -> Iterator[None]:
+    """Inside the with block, the heads output zeros, at positions if given."""
+    n = model.context_length
+    rows = list(range(n)) if positions is None else list(positions)
+    if not all(isinstance(p, int) and 0 <= p < n for p in rows):
+        raise ValueError(f"positions: expected integers from 0 to {n - 1}, "
+                         f"got {rows}")
+    keep = {}  # layer -> (n, c) mask, 0 on its ablated heads' columns and rows
     for layer, head in heads:
         if not 0 <= layer < len(model.trf_blocks):
             raise ValueError(f"heads: no layer {layer} in a model of "
@@ -123,11 +132,12 @@ def ablate(model: TinyGPT, heads: Iterable[tuple[int, int]]) -> Iterator[None]:
         if not 0 <= head < att.num_heads:
             raise ValueError(f"heads: no head {head} in layer {layer} of "
                              f"{att.num_heads}")
-        mask = keep.setdefault(layer, torch.ones(att.d_out))
-        mask[head * att.head_dim:(head + 1) * att.head_dim] = 0.0
+        mask = keep.setdefault(layer, torch.ones(n, att.d_out))
+        mask[rows, head * att.head_dim:(head + 1) * att.head_dim] = 0.0
     hooks = [
         model.trf_blocks[layer].att.out_proj.register_forward_pre_hook(
-            lambda module, args, mask=mask: (args[0] * mask.to(args[0]),)
+            lambda module, args, mask=mask: (     # args[0]: (b, L, c)
+                args[0] * mask[:args[0].shape[1]].to(args[0]),)
         )
         for layer, mask in keep.items()
     ]

@@ -125,3 +125,37 @@ def test_ablate_refuses_heads_that_do_not_exist(model, heads, message):
         with ablate(model, heads):
             pass
     assert not any(block.att.out_proj._forward_pre_hooks for block in model.trf_blocks)
+
+
+def test_ablating_at_positions_zeroes_the_head_there_only(model):
+    idx = torch.randint(50, (2, 8))
+    att = model.trf_blocks[0].att
+    received = []
+    att.out_proj.register_forward_hook(lambda m, a, out: received.append(a[0]))
+    with torch.no_grad():
+        model(idx)
+        with ablate(model, [(0, 1)], positions=range(2, 5)):
+            model(idx)
+    normal, ablated = received
+    hd = att.head_dim
+    head = slice(hd, 2 * hd)
+    assert (ablated[:, 2:5, head] == 0).all()
+    assert torch.equal(ablated[:, [0, 1, 5, 6, 7], head], normal[:, [0, 1, 5, 6, 7], head])
+    assert not torch.equal(normal[:, 2:5, head], ablated[:, 2:5, head])
+    assert torch.equal(ablated[..., :hd], normal[..., :hd])  # the other heads run as before
+
+
+def test_ablating_at_every_position_is_ablating_everywhere(model):
+    idx = torch.randint(50, (2, 12))
+    with torch.no_grad(), ablate(model, [(1, 3)]):
+        everywhere = model(idx)
+    with torch.no_grad(), ablate(model, [(1, 3)], positions=range(12)):
+        assert torch.equal(model(idx), everywhere)
+
+
+@pytest.mark.parametrize("positions", [[12], [-1], [0.5], [torch.tensor(3)]])
+def test_ablate_refuses_positions_outside_the_context(model, positions):
+    with pytest.raises(ValueError, match=r"positions: expected integers from 0 to 11, got"):
+        with ablate(model, [(0, 0)], positions=positions):
+            pass
+    assert not any(block.att.out_proj._forward_pre_hooks for block in model.trf_blocks)

@@ -167,3 +167,40 @@ def test_an_installed_attnlit_loads_the_trained_model_anywhere(tmp_path):
     assert done.returncode == 0, done.stderr
     where, loaded = done.stdout.splitlines()
     assert where.startswith(str(tmp_path / "site")) and loaded == "False 134528"
+
+
+def test_copying_scores_are_those_of_the_whole_vocabulary_matrix():
+    torch.manual_seed(3)
+    model = TinyGPT(vocab_size=20, context_length=8, d_model=12, num_heads=3, num_layers=2)
+    with torch.no_grad():
+        for block in model.trf_blocks:  # gains other than 1, so that leaving them out shows
+            block.norm1.weight.uniform_(0.5, 2.0)
+        model.final_norm.weight.uniform_(0.5, 2.0)
+    scores = train.copying_scores(model)
+    assert scores.shape == (2, 3) and scores.dtype == torch.float64
+    W_E = model.tok_emb.weight.double().detach()
+    W_U = model.out_head.weight.double().detach().T * model.final_norm.weight.double().detach()[:, None]
+    for layer, block in enumerate(model.trf_blocks):
+        att = block.att
+        for head in range(3):
+            cols = slice(4 * head, 4 * head + 4)
+            full = (W_E * block.norm1.weight.double().detach()
+                    @ att.W_value.weight.double().detach()[cols].T
+                    @ att.out_proj.weight.double().detach()[:, cols].T @ W_U)  # (V, V), rank 4
+            eigenvalues = torch.linalg.eigvals(full)
+            expected = eigenvalues.sum().real / eigenvalues.abs().sum()
+            assert abs(scores[layer, head] - expected) < 1e-9
+
+
+def test_a_head_that_passes_each_token_to_its_own_logit_scores_one():
+    torch.manual_seed(0)
+    model = TinyGPT(vocab_size=16, context_length=8, d_model=16, num_heads=2, num_layers=1)
+    with torch.no_grad():
+        model.tok_emb.weight.copy_(torch.eye(16))
+        model.out_head.weight.copy_(torch.eye(16))
+        att = model.trf_blocks[0].att
+        att.W_value.weight.copy_(torch.eye(16))
+        att.out_proj.weight.copy_(torch.eye(16))  # each head: a copy of its 8 tokens
+        att.out_proj.weight[8:, 8:] *= -1  # head 1 writes each token's negative
+    scores = train.copying_scores(model)
+    assert torch.allclose(scores, torch.tensor([[1.0, -1.0]], dtype=torch.float64))

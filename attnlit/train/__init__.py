@@ -69,7 +69,7 @@ def copy_accuracy(
 def head_scores(
     model: TinyGPT, tokens: torch.Tensor
 ) -> tuple[torch.Tensor, torch.Tensor]:
-    """Previous-token and induction scores of every head, (layers, h) each."""
+    """Previous-token and prefix-matching scores of the heads, (layers, h)."""
     n = tokens.shape[-1]
     half = n // 2
     if (tokens.ndim != 2 or n % 2
@@ -80,8 +80,27 @@ def head_scores(
     # (b, layers, h, n, n); the diagonal below the main one is A[m, m - 1]
     previous = weights.diagonal(offset=-1, dim1=-2, dim2=-1)
     query = torch.arange(half, n)                   # the repeat
-    induction = weights[..., query, query - half + 1]   # (b, layers, h, half)
-    return previous.mean(dim=(0, -1)), induction.mean(dim=(0, -1))
+    prefix = weights[..., query, query - half + 1]      # (b, layers, h, half)
+    return previous.mean(dim=(0, -1)), prefix.mean(dim=(0, -1))
+
+
+def copying_scores(model: TinyGPT) -> torch.Tensor:
+    """Eigenvalue copying score of every head's OV circuit, (layers, h)."""
+    scores = []
+    with torch.no_grad():
+        unembed = (model.final_norm.weight.double()[:, None]
+                   * model.out_head.weight.double().T)          # (d, V)
+        for block in model.trf_blocks:
+            att, h, hd = block.att, block.att.num_heads, block.att.head_dim
+            embed = (model.tok_emb.weight.double()
+                     * block.norm1.weight.double())             # (V, d)
+            W_v = att.W_value.weight.double().view(h, hd, -1)   # (h, hd, d)
+            W_o = att.out_proj.weight.double().view(-1, h, hd)  # (d, h, hd)
+            small = (W_o.permute(1, 2, 0) @ (unembed @ embed)
+                     @ W_v.transpose(1, 2))                     # (h, hd, hd)
+            eigenvalues = torch.linalg.eigvals(small)           # (h, hd)
+            scores.append(eigenvalues.sum(-1).real / eigenvalues.abs().sum(-1))
+    return torch.stack(scores)                                  # (layers, h)
 
 
 def learning_rate(step: int, steps: int, peak: float, warmup: int) -> float:
