@@ -11,7 +11,7 @@ import torch
 from IPython.display import SVG, display
 from matplotlib.figure import Figure
 
-from attnlit.plots import to_svg
+from attnlit.plots import ORANGE, to_svg
 from attnlit.scaling import saturation
 
 widths = [2**k for k in range(2, 13)]   # c = 4 ... 4096
@@ -36,7 +36,7 @@ for c, (w_s, g_s), (w_u, g_u) in zip(widths, runs[True], runs[False]):
 # %%
 fig = Figure(figsize=(8, 3.2), layout="constrained")
 weight_ax, grad_ax = fig.subplots(1, 2)
-for scaled, color in ((True, "C0"), (False, "C1")):
+for scaled, color in ((True, "C0"), (False, ORANGE)):
     largest, grads = zip(*runs[scaled])
     label = "scaled by √c" if scaled else "unscaled"
     weight_ax.plot(widths, largest, "o-", color=color, label=label)
@@ -60,7 +60,7 @@ fig = Figure(figsize=(8, 2.8), layout="constrained")
 for ax, c in zip(fig.subplots(1, 2, sharey=True), (4, 4096)):
     query, keys = torch.randn(c), torch.randn(num_keys, c)
     scores = keys @ query                               # (num_keys,)
-    for offset, (scale, color) in enumerate(((c**0.5, "C0"), (1.0, "C1"))):
+    for offset, (scale, color) in enumerate(((c**0.5, "C0"), (1.0, ORANGE))):
         weights = torch.softmax(scores / scale, dim=0)
         label = "scaled" if scale != 1.0 else "unscaled"
         ax.bar(torch.arange(num_keys) + 0.4 * offset, weights.tolist(),
