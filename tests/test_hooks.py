@@ -200,37 +200,6 @@ def test_a_drawn_figure_is_cached_by_its_code(tmp_path, monkeypatch):
     assert mkdocs_hooks.draw(with_widget, "chapter.md:3") == drawn and runs.read_text() == "xxxx"
 
 
-SEPARATOR = re.compile(r'[\s\-,:!=\[\]()"/\\{}]+|(?!\b)(?=[A-Z][a-z])|\.(?!\d)|&[lg]t;')
-SECTION = (
-    "<p>Each row of the scores goes through <code>torch.softmax(x, dim=-1)</code>, so that "
-    "the weights of one query sum to 1. The largest score gets the largest weight.</p>"
-    "<ul><li>Scaling by the square root of c keeps softmax soft: the weights of a query "
-    "stay spread over its keys.</li><li>A causal mask uses <code>register_buffer</code> and "
-    "<code>masked_fill</code> with &lt;-inf&gt;, in MultiHeadAttention and CausalAttention."
-    "</li></ul>"
-)
-
-
-def words(text: str) -> set[str]:
-    return {w.lower() for w in SEPARATOR.split(re.sub(r"<[^>]+>", " ", text)) if w}
-
-
-def test_the_search_index_keeps_every_word_and_a_readable_opening():
-    entry = mkdocs_hooks.compact_entry(SECTION, SEPARATOR)
-    assert len(entry) < 0.8 * len(SECTION)
-    assert words(entry) - {"…"} | mkdocs_hooks.STOP_WORDS == words(SECTION) | mkdocs_hooks.STOP_WORDS
-    assert entry.startswith("<p>Each row of the scores goes through torch.softmax(x, dim=-1), so")
-    opening, others = entry.removeprefix("<p>").removesuffix("</p>").split(" …</p><p>")
-    assert len(opening) <= mkdocs_hooks.TEASER
-    rest = others.split()
-    assert len(rest) == len({w.lower() for w in rest}), "a word twice"
-    assert not {w.lower() for w in rest} & (mkdocs_hooks.STOP_WORDS | words(opening))
-
-
-def test_a_short_section_is_indexed_as_written():
-    assert mkdocs_hooks.compact_entry("<p>Short <code>x</code>.</p>", SEPARATOR) == "<p>Short <code>x</code>.</p>"
-
-
 def test_mathml_loses_rows_that_group_nothing_and_keeps_fenced_rows():
     html = mkdocs_hooks.on_page_content(
         '<div class="arithmatex">\\[\\left(q R\\right) \\cdot \\left(k R\\right) = x^{2}\\]</div>', PAGE)

@@ -92,3 +92,9 @@ def test_admonition_headers_become_bold_titles(header, title):
     notebook = notebooks.chapter_notebook(f"Before.\n\n{header}\n\n    Inside.\n", "page.md")
     text = re.sub(r"\n{3,}", "\n\n", notebook.cells[0].source)  # blank lines are blank lines
     assert text == "\n\n".join(part for part in ("Before.", title, "Inside.") if part)
+
+
+def test_front_matter_stays_out_of_the_notebook():
+    """It is for MkDocs (a page's search boost), not for the reader."""
+    notebook = notebooks.chapter_notebook("---\nsearch:\n  boost: 2\n---\n\n# A title\n", "page.md")
+    assert [cell.source for cell in notebook.cells] == ["# A title"]

@@ -106,17 +106,6 @@ def test_search_finds_words_of_code_and_formulas_in_prose(site):
     assert "register_buffer" in separator.split(re.sub(r"<[^>]+>", " ", chapter5))
 
 
-def test_every_page_loads_a_compact_search_index(site):
-    """Each section once: a short opening, then its other words once (tools/mkdocs_hooks.py)."""
-    index = json.loads((site / "search" / "search_index.json").read_text())
-    for doc in index["docs"]:
-        parts = doc["text"].split(" …</p><p>")
-        if len(parts) == 2:
-            others = parts[1].removesuffix("</p>").split()
-            assert len(others) == len({word.lower() for word in others}), doc["location"]
-    assert any(" …</p><p>" in doc["text"] for doc in index["docs"])
-
-
 def test_code_blocks_stay_out_of_the_search_index(site):
     index = json.loads((site / "search" / "search_index.json").read_text())
     text = " ".join(doc["text"] for doc in index["docs"])

@@ -55,17 +55,6 @@ INLINE_TEX = re.compile(r"\$([^$\n]+?)\$")
 WIDGETS_JS, KIND_JS = "javascripts/widgets.js", "javascripts/widgets/{}.js"
 WIDGET_KIND = re.compile(r'<figure class="attnlit-figure"[^>]* data-widget="([a-z]+)"')
 svgs: dict[str, str] = {}  # slot key -> drawn SVG, from on_page_markdown to on_page_content
-# Every page loads the whole search index; a section's entry keeps its opening as written,
-# for the result's preview, then each other word once: lunr matches words, not phrases.
-TEASER = 160  # characters: about two lines of a search result
-# lunr's English stop words: search drops them from the index and from queries alike.
-STOP_WORDS = frozenset("""a able about across after all almost also am among an and any are
-as at be because been but by can cannot could dear did do does either else ever every for from
-get got had has have he her hers him his how however i if in into is it its just least let
-like likely may me might most must my neither no nor not of off often on only or other our
-own rather said say says she should since so some than that the their them then there these
-they this tis to too twas us wants was we were what when where which while who whom why will
-with would yet you your""".split())
 ROOT = Path(__file__).resolve().parent.parent
 # Drawn SVGs by figure code, for this attnlit and environment: a warm build draws nothing.
 FIGURES = cache("figures", ROOT)
@@ -293,23 +282,6 @@ def on_post_page(output: str, page, config, **kwargs) -> str:
     return unindented(output)
 
 
-def compact_entry(text: str, separator: re.Pattern) -> str:
-    """A section's text for the index: its opening as written, then every other word once."""
-    inline = re.sub(r"</?(?:a|b|code|em|i|mark|span|strong|sub|sup)\b[^>]*>", "", text)
-    plain = " ".join(re.sub(r"<[^>]+>", " ", inline).split())  # blocks end words
-    if len(plain) <= TEASER:
-        return text
-    cut = plain.rfind(" ", 0, TEASER)
-    teaser = plain[:cut if cut > 0 else TEASER]
-    seen = {word.lower() for word in separator.split(teaser)} | STOP_WORDS
-    others = []
-    for word in separator.split(plain[len(teaser):]):
-        if word and word.lower() not in seen:
-            seen.add(word.lower())
-            others.append(word)
-    return f"<p>{teaser} …</p><p>{' '.join(others)}</p>"
-
-
 def stripped_script(source: str, name: str) -> str:
     """JavaScript without its comment lines and indentation: the same program, a third lighter.
 
@@ -322,21 +294,8 @@ def stripped_script(source: str, name: str) -> str:
 
 
 def on_post_build(config, **kwargs) -> None:
-    """Serve the site's own scripts stripped; write the search index compact."""
+    """Serve the site's own scripts stripped."""
     scripts = Path(config.site_dir) / Path(WIDGETS_JS).parent
     for script in sorted(scripts.rglob("*.js")):
         name = script.relative_to(config.site_dir)
         script.write_text(stripped_script(script.read_text(encoding="utf-8"), str(name)), encoding="utf-8")
-    compact_index(config)
-
-
-def compact_index(config) -> None:
-    """Write the search index compact: each section's opening, then its other words once."""
-    path = Path(config.site_dir) / "search" / "search_index.json"
-    if not path.exists():
-        return
-    index = json.loads(path.read_text(encoding="utf-8"))
-    separator = re.compile(index["config"]["separator"])
-    for doc in index["docs"]:
-        doc["text"] = compact_entry(doc["text"], separator)
-    path.write_text(json.dumps(index, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
