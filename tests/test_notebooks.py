@@ -113,3 +113,9 @@ def test_list_continuations_keep_their_indentation():
     assert notebook.cells[0].source == (
         "1. First step.\n\n    Still the first step.\n\n"
         "**Box**\n\n- An item.\n\n    Its second paragraph.\n\nAfter.")
+
+
+def test_front_matter_stays_out_of_the_notebook():
+    """It is for MkDocs (a page's search boost), not for the reader."""
+    notebook = notebooks.chapter_notebook("---\nsearch:\n  boost: 2\n---\n\n# A title\n", "page.md")
+    assert [cell.source for cell in notebook.cells] == ["# A title"]

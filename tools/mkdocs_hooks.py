@@ -8,7 +8,6 @@ import os
 import re
 import sys
 import textwrap
-import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import nbformat
@@ -30,15 +29,11 @@ SOLUTION = '<details class="success">'  # exercise solutions: the exercise itsel
 CODE_BLOCK = re.compile(r'<div class="(?:language-\w+ )?highlight"')
 # Pygments wraps each name, space, operator and punctuation mark in a span. Names and spaces
 # Material draws in the plain code colour anyway; operators and punctuation only a shade
-# lighter, and here in the plain colour too (extra.css). Unwrapped, code blocks are about
-# half their size: every page loads under the browser tests' budget.
-# The same goes for constants (None, True: `kc`, in the name colour) and string prefixes (the f
-# of an f-string: `sa`, which Material leaves plain); and a string's pieces (`s1`, `s2`, and
-# `si` around what an f-string interpolates) share one colour: one span holds each run.
+# lighter, and here in the plain colour too (extra.css). The same goes for constants (None,
+# True: `kc`, in the name colour) and string prefixes (the f of an f-string: `sa`, which
+# Material leaves plain). Unwrapped, each of the three heaviest pages sends 2.9 to 3.5 KB less
+# (gzip -6; 70 to 80 KB less stored).
 PLAIN_TOKEN = re.compile(r'<span class="(?:[nwop]|kc|sa)">([^<]*)</span>')
-STRING_PIECES = re.compile(r'(<span class="s[12i]?">[^<]*)</span><span class="s[12i]?">')
-KEPT_AS_IS = re.compile("(" + "|".join(rf"<{tag}\b.*?</{tag}>" for tag in ("pre", "textarea", "script", "style"))
-                        + ")", re.DOTALL)
 SVG_SLOT = re.compile(r'<div class="attnlit-svg" data-figure="([^"]+)"></div>')
 # What nbconvert adds to a notebook page that Material already provides, or that needs a CDN.
 NOTEBOOK_NOISE = re.compile(
@@ -55,17 +50,6 @@ INLINE_TEX = re.compile(r"\$([^$\n]+?)\$")
 WIDGETS_JS, KIND_JS = "javascripts/widgets.js", "javascripts/widgets/{}.js"
 WIDGET_KIND = re.compile(r'<figure class="attnlit-figure"[^>]* data-widget="([a-z]+)"')
 svgs: dict[str, str] = {}  # slot key -> drawn SVG, from on_page_markdown to on_page_content
-# Every page loads the whole search index; a section's entry keeps its opening as written,
-# for the result's preview, then each other word once: lunr matches words, not phrases.
-TEASER = 160  # characters: about two lines of a search result
-# lunr's English stop words: search drops them from the index and from queries alike.
-STOP_WORDS = frozenset("""a able about across after all almost also am among an and any are
-as at be because been but by can cannot could dear did do does either else ever every for from
-get got had has have he her hers him his how however i if in into is it its just least let
-like likely may me might most must my neither no nor not of off often on only or other our
-own rather said say says she should since so some than that the their them then there these
-they this tis to too twas us wants was we were what when where which while who whom why will
-with would yet you your""".split())
 ROOT = Path(__file__).resolve().parent.parent
 # Drawn SVGs by figure code, for this attnlit and environment: a warm build draws nothing.
 FIGURES = cache("figures", ROOT)
@@ -194,19 +178,6 @@ def on_page_markdown(markdown: str, page, **kwargs) -> str:
     return "\n".join(out)
 
 
-def compact(mathml: str) -> str:
-    """The same MathML, lighter: no xmlns (HTML needs none), ω rather than &#x003C9;, and
-    no <mrow> that groups nothing (the browser lays out every element)."""
-    from attnlit.plots import unwrap
-
-    root = ET.fromstring(mathml.replace(' xmlns="http://www.w3.org/1998/Math/MathML"', "", 1))
-    # An <mrow> of one element groups nothing, nor does one that is all of <math>'s content.
-    # (Any other <mrow> stays: fences stretch to the height of their row.)
-    unwrap(root, lambda parent, element: element.tag == "mrow" and not element.attrib
-           and (len(element) == 1 or parent is root and len(root) == 1))
-    return ET.tostring(root, encoding="unicode")
-
-
 def notebook_page(content: str) -> str:
     """A notebook page as mkdocs-jupyter renders it, made to look and weigh like a chapter.
 
@@ -240,7 +211,7 @@ def on_page_content(content: str, page, **kwargs) -> str:
         mathml = convert(tex, display="block" if match[1] == "div" else "inline")
         for macro in UNKNOWN_MACRO.findall(mathml):
             log.warning("%s: unknown TeX macro %s in $%s$", page.file.src_uri, macro, tex)
-        return compact(mathml)
+        return mathml
 
     if not page.file.src_uri.endswith(".md"):
         content = notebook_page(content)
@@ -255,31 +226,11 @@ def on_page_content(content: str, page, **kwargs) -> str:
     content = CODE_BLOCK.sub(r"\g<0> data-search-exclude", content)
     content = content.replace(SOLUTION, SOLUTION[:-1] + " data-search-exclude>")
     content = PLAIN_TOKEN.sub(r"\1", content)
-    while STRING_PIECES.search(content):
-        content = STRING_PIECES.sub(r"\1", content)
     return MATH.sub(to_mathml, content)
 
 
-def unindented(page: str) -> str:
-    """The page without its lines' indentation, which browsers collapse: 2 to 5 KB lighter.
-
-    Where whitespace shows or may mean something (pre, textarea, script, style), it stays.
-    """
-    parts = KEPT_AS_IS.split(page)
-    parts[::2] = [re.sub(r"\n\s+", "\n", part) for part in parts[::2]]
-    return "".join(parts)
-
-
-def on_post_template(output: str, template_name: str, **kwargs) -> str:
-    """The theme's own pages (404.html) lose their indentation too."""
-    return unindented(output) if template_name.endswith(".html") else output
-
-
 def on_post_page(output: str, page, config, **kwargs) -> str:
-    """Write the page's notebook next to it: a chapter converted, or a lab's script.
-
-    The page itself loses its indentation.
-    """
+    """Write the page's notebook next to it: a chapter converted, or a lab's script."""
     name = page.meta.get("notebook")
     if name:
         source = Path(page.file.abs_src_path)
@@ -290,24 +241,7 @@ def on_post_page(output: str, page, config, **kwargs) -> str:
         target = Path(config.site_dir) / Path(page.file.dest_uri).parent / name
         target.parent.mkdir(parents=True, exist_ok=True)  # the page itself is written later
         target.write_text(nbformat.writes(notebook), encoding="utf-8")
-    return unindented(output)
-
-
-def compact_entry(text: str, separator: re.Pattern) -> str:
-    """A section's text for the index: its opening as written, then every other word once."""
-    inline = re.sub(r"</?(?:a|b|code|em|i|mark|span|strong|sub|sup)\b[^>]*>", "", text)
-    plain = " ".join(re.sub(r"<[^>]+>", " ", inline).split())  # blocks end words
-    if len(plain) <= TEASER:
-        return text
-    cut = plain.rfind(" ", 0, TEASER)
-    teaser = plain[:cut if cut > 0 else TEASER]
-    seen = {word.lower() for word in separator.split(teaser)} | STOP_WORDS
-    others = []
-    for word in separator.split(plain[len(teaser):]):
-        if word and word.lower() not in seen:
-            seen.add(word.lower())
-            others.append(word)
-    return f"<p>{teaser} …</p><p>{' '.join(others)}</p>"
+    return output
 
 
 def stripped_script(source: str, name: str) -> str:
@@ -322,21 +256,8 @@ def stripped_script(source: str, name: str) -> str:
 
 
 def on_post_build(config, **kwargs) -> None:
-    """Serve the site's own scripts stripped; write the search index compact."""
+    """Serve the site's own scripts stripped."""
     scripts = Path(config.site_dir) / Path(WIDGETS_JS).parent
     for script in sorted(scripts.rglob("*.js")):
         name = script.relative_to(config.site_dir)
         script.write_text(stripped_script(script.read_text(encoding="utf-8"), str(name)), encoding="utf-8")
-    compact_index(config)
-
-
-def compact_index(config) -> None:
-    """Write the search index compact: each section's opening, then its other words once."""
-    path = Path(config.site_dir) / "search" / "search_index.json"
-    if not path.exists():
-        return
-    index = json.loads(path.read_text(encoding="utf-8"))
-    separator = re.compile(index["config"]["separator"])
-    for doc in index["docs"]:
-        doc["text"] = compact_entry(doc["text"], separator)
-    path.write_text(json.dumps(index, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")

@@ -19,6 +19,8 @@ COMMENT = re.compile(r"^\s*<!--.*-->\s*$")
 # A bare `!!!` or a setext heading's `===` is text, as Material shows it.
 BOX = re.compile(r'^(?P<indent>\s*)(?:(?:!!!|\?\?\?\+?)[ \t]+(?P<type>[\w-]+)(?:[ \t]+[\w-]+)*'
                  r'(?:[ \t]+"(?P<title>.*)")?|===[ \t]+"(?P<tab>.*)")[ \t]*$')
+# YAML front matter, as MkDocs reads it: settings for the site (a page's search boost).
+FRONT_MATTER = re.compile(r"\A-{3}[ \t]*\n.*?\n(?:-{3}|\.{3})[ \t]*\n", re.DOTALL)
 KERNEL = {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
           "language_info": {"name": "python"}}
 
@@ -29,7 +31,8 @@ def indent_of(line: str) -> int:
 
 def chapter_notebook(markdown: str, name: str) -> nbformat.NotebookNode:
     """The chapter as a notebook whose code cells run top to bottom."""
-    lines = markdown.splitlines()
+    # Front matter becomes blank lines: the reader does not need it, and lines keep their numbers.
+    lines = FRONT_MATTER.sub(lambda match: "\n" * match[0].count("\n"), markdown).splitlines()
     spans = fences(lines, name)
     cells, text, figure = [], [], False
     boxes: list[int] = []  # indentation of each open admonition or tab, innermost last
