@@ -239,6 +239,14 @@ def test_mathml_loses_rows_that_group_nothing_and_keeps_fenced_rows():
     assert "<msup><mi>x</mi><mn>2</mn></msup>" in html
 
 
+def test_minus_infinity_is_a_prefix_minus_on_an_ordinary_infinity():
+    """As TeX sets it; a minus after an operand stays binary."""
+    html = mkdocs_hooks.on_page_content(
+        '<span class="arithmatex">\\(\\exp(-\\infty) - (x) - \\infty\\)</span>', PAGE)
+    assert '<mo stretchy="false">(</mo><mo form="prefix">−</mo><mi>∞</mi>' in html
+    assert html.count('form="prefix"') == 1 and html.count("<mi>∞</mi>") == 2 and "<mo>∞" not in html
+
+
 def test_pages_lose_indentation_but_not_where_whitespace_shows():
     page = "<div>\n    <p>a\n   b</p>\n  <pre><code>x\n    y</code></pre>\n <script>\n  s</script>\n</div>"
     expected = "<div>\n<p>a\nb</p>\n<pre><code>x\n    y</code></pre>\n<script>\n  s</script>\n</div>"

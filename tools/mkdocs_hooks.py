@@ -194,12 +194,31 @@ def on_page_markdown(markdown: str, page, **kwargs) -> str:
     return "\n".join(out)
 
 
+def minus_infinity(root: ET.Element) -> None:
+    """∞ and −∞ as TeX sets them: ∞ an ordinary symbol, a minus before it stuck to it.
+
+    latex2mathml writes ∞ as an operator, and `-\\infty` as two operators; inside a row, as in
+    exp(−∞), MathML then spaces the minus as a binary one, 10 px from the ∞. Every ∞ becomes
+    an identifier, and a minus before one that follows no operand becomes a prefix.
+    """
+    for parent in root.iter():
+        children = list(parent)
+        for before, minus, after in zip([None, *children], children, [*children[1:], None]):
+            if minus.tag == "mo" and minus.text == "\u221e":
+                minus.tag = "mi"
+            elif minus.tag == "mo" and minus.text == "\u2212" and after is not None \
+                    and after.text == "\u221e" and (before is None or before.tag == "mo"
+                                                    and before.text not in ")]}|"):
+                minus.set("form", "prefix")
+
+
 def compact(mathml: str) -> str:
     """The same MathML, lighter: no xmlns (HTML needs none), ω rather than &#x003C9;, and
     no <mrow> that groups nothing (the browser lays out every element)."""
     from attnlit.plots import unwrap
 
     root = ET.fromstring(mathml.replace(' xmlns="http://www.w3.org/1998/Math/MathML"', "", 1))
+    minus_infinity(root)
     # An <mrow> of one element groups nothing, nor does one that is all of <math>'s content.
     # (Any other <mrow> stays: fences stretch to the height of their row.)
     unwrap(root, lambda parent, element: element.tag == "mrow" and not element.attrib
