@@ -87,6 +87,8 @@
           value: index });
         const out = make(div, "output", { for: id });
         input.shown = values.map(String); // each position's value as shown, for the tests
+        // As wide as the longest value from the start: nothing moves while the slider does.
+        out.style.minWidth = `max(3em, ${Math.max(...input.shown.map(v => v.length))}ch)`;
         const shown = () => {
           out.textContent = input.shown[input.value];
           input.setAttribute("aria-valuetext", out.textContent);
@@ -107,6 +109,7 @@
     const status = make(null, "p", { class: "attnlit-status", role: "status" });
     // Rows of numbers as print writes them: scrolled sideways on a narrow screen.
     const numbers = make(null, "div", { class: "attnlit-numbers", tabindex: 0 });
+    window.attnlitScrolls?.(numbers); // a fade on the side with more (overrides/main.html)
     // On a narrow screen (a phone), widgets stack their panels rather than shrink them. The
     // room is the column's: the figure itself is as wide as what it holds.
     const narrow = () => figure.parentElement.clientWidth < 560;
