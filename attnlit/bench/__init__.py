@@ -26,8 +26,10 @@ from attnlit import MultiHeadAttentionWrapper
 
 LAYERS = ("wrapper", "textbook", "fused", "torch")
 PARTS = ("fused: qkv", "fused: kernel", "fused: out_proj")
-NAMES = {"wrapper": "MultiHeadAttentionWrapper", "textbook": "MultiHeadAttention",
-         "fused": "FusedMultiHeadAttention", "torch": "nn.MultiheadAttention"}
+NAMES = {"wrapper": "MultiHeadAttentionWrapper",
+         "textbook": "MultiHeadAttention",
+         "fused": "FusedMultiHeadAttention",
+         "torch": "nn.MultiheadAttention"}
 OUT = Path("bench-results")  # the shipped results are package data: results()
 
 
@@ -169,23 +171,25 @@ def ratio(a: float, b: float) -> str:
 
 
 def ratios(rows: list[dict]) -> list[str]:
-    """How many times as fast the fused layer is as the others, and as its parts."""
+    """How many times as fast the fused layer is as the others and its parts."""
     at = {(row["n"], row["layer"]): row for row in rows}
-    fused, torch_mha, textbook = NAMES["fused"], NAMES["torch"], NAMES["textbook"]
-    lines = [f"{fused}, times as fast as:",
-             f"{'':5}{torch_mha:>22}{textbook:>20}{'its parts':>11}",
+    lines = [f"{NAMES['fused']}, times as fast as:",
+             f"{'':5}{NAMES['torch']:>22}{NAMES['textbook']:>20}"
+             f"{'its parts':>11}",
              f"{'n':>5}{'forward':>11}{'fwd+bwd':>11}{'forward':>10}"
              f"{'fwd+bwd':>10}{'forward':>11}"]
     for n in sorted({row["n"] for row in rows}):
         fwd, both = "forward_s", "forward_backward_s"
+        fused = at[n, "fused"]
         parts = sum(at[n, part][fwd] for part in PARTS)
-        speedups = [ratio(at[n, "torch"][fwd], at[n, "fused"][fwd]),
-                    ratio(at[n, "torch"][both], at[n, "fused"][both]),
-                    ratio(at[n, "textbook"][fwd], at[n, "fused"][fwd]),
-                    ratio(at[n, "textbook"][both], at[n, "fused"][both]),
-                    ratio(parts, at[n, "fused"][fwd])]
+        speedups = [ratio(at[n, "torch"][fwd], fused[fwd]),
+                    ratio(at[n, "torch"][both], fused[both]),
+                    ratio(at[n, "textbook"][fwd], fused[fwd]),
+                    ratio(at[n, "textbook"][both], fused[both]),
+                    ratio(parts, fused[fwd])]
         widths = (11, 11, 10, 10, 11)
-        lines.append(f"{n:>5}" + "".join(f"{s:>{w}}" for s, w in zip(speedups, widths)))
+        cells = [f"{speedup:>{w}}" for speedup, w in zip(speedups, widths)]
+        lines.append(f"{n:>5}" + "".join(cells))
     return lines
 
 
@@ -199,9 +203,10 @@ def milliseconds(seconds: float | str) -> str:
 
 def pivot(rows: list[dict], column: str, names: dict[str, str],
           measures: dict[str, tuple[str, Callable]]) -> list[str]:
-    """One Markdown table: a row per n, a column per name, rows grouped by measure.
+    """One Markdown table: a row per n, a column per name, a group per measure.
 
-    `column` holds each row's name; `measures` maps a field to its heading and format.
+    `column` holds each row's name; `measures` maps a field to a heading and a
+    format.
     """
     at = {(row["n"], row[column]): row for row in rows}
     sizes = sorted({row["n"] for row in rows})
@@ -209,8 +214,9 @@ def pivot(rows: list[dict], column: str, names: dict[str, str],
              "|---|" + "---:|" * len(names)]
     for field, (heading, shown) in measures.items():
         lines.append(f"| **{heading}** |" + " |" * len(names))
-        lines += [f"| {n} | " + " | ".join(shown(at[n, name][field]) for name in names)
-                  + " |" for n in sizes]
+        lines += ["| " + " | ".join([str(n), *(shown(at[n, name][field])
+                                             for name in names)]) + " |"
+                  for n in sizes]
     return lines
 
 
@@ -249,17 +255,19 @@ def torch_threads(count: int) -> Iterator[None]:
 
 
 def report(rows: list[dict], conditions: str) -> str:
-    """The Markdown report: how it was measured, then the table of the four layers."""
+    """The Markdown report: how it was measured, then the four layers' table."""
     measures = {"forward_s": ("forward (ms)", milliseconds),
                 "forward_backward_s": ("forward + backward (ms)", milliseconds),
                 "peak_mib": ("peak memory (MiB)", str)}
-    return "\n".join([conditions, "", *pivot(rows, "layer", NAMES, measures)]) + "\n"
+    table = pivot(rows, "layer", NAMES, measures)
+    return "\n".join([conditions, "", *table]) + "\n"
 
 
 def write(rows: list[dict], out: Path, args: argparse.Namespace) -> None:
     write_csv(rows, out / f"{args.device}.csv")
-    conditions = (f"{machine(args.device)}; batch {args.batch}, width {args.width}, "
-                  f"{args.heads} heads, median of {args.repeats} runs.")
+    conditions = (f"{machine(args.device)}; batch {args.batch}, "
+                  f"width {args.width}, {args.heads} heads, "
+                  f"median of {args.repeats} runs.")
     (out / f"{args.device}.md").write_text(report(rows, conditions))
 
 

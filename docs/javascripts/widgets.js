@@ -87,8 +87,6 @@
           value: index });
         const out = make(div, "output", { for: id });
         input.shown = values.map(String); // each position's value as shown, for the tests
-        // As wide as the longest value from the start: nothing moves while the slider does.
-        out.style.minWidth = `max(3em, ${Math.max(...input.shown.map(v => v.length))}ch)`;
         const shown = () => {
           out.textContent = input.shown[input.value];
           input.setAttribute("aria-valuetext", out.textContent);
@@ -109,7 +107,8 @@
     const status = make(null, "p", { class: "attnlit-status", role: "status" });
     // Rows of numbers as print writes them: scrolled sideways on a narrow screen.
     const numbers = make(null, "div", { class: "attnlit-numbers", tabindex: 0 });
-    window.attnlitScrolls?.(numbers); // a fade on the side with more (overrides/main.html)
+    // Faded on the side with more to see (overrides/main.html).
+    window.attnlitScrolls?.(numbers);
     // On a narrow screen (a phone), widgets stack their panels rather than shrink them. The
     // room is the column's: the figure itself is as wide as what it holds.
     const narrow = () => figure.parentElement.clientWidth < 560;
@@ -121,6 +120,7 @@
       live.setAttribute("width", width);
       if (status.textContent !== said) status.textContent = said; // said once
       numbers.textContent = rows.join("\n");
+      numbers.dispatchEvent(new Event("scroll"));
     };
     addEventListener("resize", () => figure.isConnected && narrow() !== was && redraw());
     const draw = build(data, controls(box, redraw));

@@ -61,7 +61,7 @@ def measure_attention(
 
 
 def attention_ratios(rows: list[dict]) -> list[str]:
-    """How many times as fast the tiled version is as the textbook, SDPA as both."""
+    """How many times as fast tiled is as the textbook, and SDPA as tiled."""
     at = {(row["n"], row["attention"]): row for row in rows}
     textbook, tiled, sdpa = (NAMES[name] for name in FUNCTIONS)
     lines = ["speed-up, times as fast:",
@@ -77,22 +77,25 @@ def attention_ratios(rows: list[dict]) -> list[str]:
 
 
 def attention_report(rows: list[dict], conditions: str) -> str:
-    """The Markdown report: how it was measured, then the table of the functions."""
+    """The Markdown report: how it was measured, then the functions' table."""
     measures = {"forward_s": ("forward (ms)", milliseconds),
                 "forward_backward_s": ("forward + backward (ms)", milliseconds),
                 "peak_mib": ("peak memory (MiB)", str)}
-    return "\n".join([conditions, "", *pivot(rows, "attention", NAMES, measures)]) + "\n"
+    table = pivot(rows, "attention", NAMES, measures)
+    return "\n".join([conditions, "", *table]) + "\n"
 
 
 def write_attention(rows: list[dict], out: Path, args: argparse.Namespace,
                     load: float) -> None:
     """flash-<device>.csv, raw, and flash-<device>.md, rounded for reading."""
     write_csv(rows, out / f"flash-{args.device}.csv")
-    conditions = (f"{machine(args.device)}, load average {load:.1f} at the start, "
-                  f"{args.threads} CPU thread(s); 1 sequence, {args.heads} heads of "
-                  f"width {args.head_dim}, causal, float32, blocks of "
-                  f"{args.block_size}, median of {args.repeats} runs.")
-    (out / f"flash-{args.device}.md").write_text(attention_report(rows, conditions))
+    conditions = (f"{machine(args.device)}, load average {load:.1f} at the "
+                  f"start, {args.threads} CPU thread(s); 1 sequence, "
+                  f"{args.heads} heads of width {args.head_dim}, causal, "
+                  f"float32, blocks of {args.block_size}, median of "
+                  f"{args.repeats} runs.")
+    report = attention_report(rows, conditions)
+    (out / f"flash-{args.device}.md").write_text(report)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -85,18 +85,19 @@ def generation_report(rows: list[dict], conditions: str) -> str:
     """The Markdown report: how it was measured, then the table of both ways."""
     measures = {"step_s": ("one step (ms)", milliseconds),
                 "cache_bytes": ("the cache (MiB)", mebibytes)}
-    return "\n".join([conditions, "", *pivot(rows, "cache", NAMES, measures)]) + "\n"
+    table = pivot(rows, "cache", NAMES, measures)
+    return "\n".join([conditions, "", *table]) + "\n"
 
 
 def write_generation(rows: list[dict], out: Path, args: argparse.Namespace,
                      load: float) -> None:
     """generate-<device>.csv, raw, and generate-<device>.md, for reading."""
     write_csv(rows, out / f"generate-{args.device}.csv")
-    conditions = (f"{machine(args.device)}, load average {load:.1f} at the start, "
-                  f"{args.threads} CPU thread(s); TinyGPT of width {args.width}, "
-                  f"{args.heads} heads, {args.layers} blocks, a vocabulary of "
-                  f"{args.vocab}, float32, 1 sequence; median of {args.repeats} "
-                  "runs of the step that writes token n + 1.")
+    conditions = (f"{machine(args.device)}, load average {load:.1f} at the "
+                  f"start, {args.threads} CPU thread(s); TinyGPT of width "
+                  f"{args.width}, {args.heads} heads, {args.layers} blocks, a "
+                  f"vocabulary of {args.vocab}, float32, 1 sequence; median of "
+                  f"{args.repeats} runs of the step that writes token n + 1.")
     (out / f"generate-{args.device}.md").write_text(
         generation_report(rows, conditions))
 
