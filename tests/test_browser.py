@@ -21,6 +21,7 @@ import os
 import re
 import threading
 import unicodedata
+from collections import Counter
 from dataclasses import dataclass
 from html import unescape
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -142,9 +143,10 @@ WIDGETS = {
         Shown({"query": "step"}, [Printed("all_context_vecs = attn_weights @ inputs  ", [5, 11, 18])]),
     ],
     "scaling.md": [
-        Shown({}, [Printed("scaled = torch.softmax(scores / (c**0.5 * temperature)", [0, 1, 2])]),
+        Shown({}, [Printed('print(f"{name:9}" + " ".join(f"{v:.4f}"', [0, 1, 2])]),
         Shown({"width c": "16", "temperature T": "0.3"}, scaled_weights),
         Shown({"width c": "1024", "temperature T": "5"}, scaled_weights),
+        Shown({"width c": "1024", "temperature T": "10"}, scaled_weights),
     ],
     "causal-attention.md": [
         Shown({}, [Printed("masked = attn_scores.masked_fill(future, -torch.inf)", list(range(7, 13)))]),
@@ -159,9 +161,9 @@ WIDGETS = {
     ],
     "word-order.md": [
         Shown({}, [Printed("score={q_at[m] @ k_at[p]:.4f}", [1])]),
-        Shown({"earlier position": "100"}, [Printed("score={q_at[m] @ k_at[p]:.4f}", [2])]),
-        Shown({"earlier position": "1000"}, [Printed("score={q_at[m] @ k_at[p]:.4f}", [3])]),
-        Shown({"earlier position": "0", "offset m − p": "-3"}, [Printed("score={q_at[m] @ k_at[p]:.4f}", [4])]),
+        Shown({"shift of m and p": "100"}, [Printed("score={q_at[m] @ k_at[p]:.4f}", [2])]),
+        Shown({"shift of m and p": "1000"}, [Printed("score={q_at[m] @ k_at[p]:.4f}", [3])]),
+        Shown({"shift of m and p": "0", "offset m − p": "-3"}, [Printed("score={q_at[m] @ k_at[p]:.4f}", [4])]),
     ],
     "trained-gpt.md": [
         Shown({}, [Printed("weights = model.attention_weights(idx)[1][0, 0]", [0, 1, 2, 3])]),
@@ -578,6 +580,123 @@ async def phone_record(browser, server: str, page_name: str) -> dict:
         await context.close()
 
 
+# A page as a phone shows it (390 px), every fold open and every tab shown. What is cut: an
+# element of the article that reaches past the screen's edge with no box that clips it in
+# between. What scrolls unseen: a box that hides some of its content but does not scroll, or
+# scrolls without the cue (a fade on the side with more to see, on the right as the page
+# opens, on the left once scrolled to the end), or cannot take the keyboard's focus (axe's
+# scrollable-region-focusable).
+OPEN_EVERYTHING = """() => {
+    document.querySelectorAll("article details").forEach(fold => fold.open = true);
+    const style = document.createElement("style");
+    style.textContent = ".tabbed-set > .tabbed-content > .tabbed-block { display: block !important; }";
+    document.head.append(style);
+}"""
+NARROW = """async () => {
+    const frame = () => new Promise(resolve => requestAnimationFrame(resolve));
+    await document.fonts.ready;
+    await frame(); await frame();  // resize observers (overrides/main.html) have run
+    const article = document.querySelector("article"), screen = document.documentElement.clientWidth;
+    const name = e => e.tagName.toLowerCase() + [...e.classList].map(c => `.${c}`).join("")
+        + ` "${e.textContent.replace(/\\s+/g, " ").trim().slice(0, 50)}"`;
+    const clips = e => getComputedStyle(e).overflowX !== "visible";
+    // The fade: a gradient that is transparent at the given side and opaque inward.
+    const fades = (e, side) => {
+        const mask = getComputedStyle(e).maskImage;
+        return mask.includes("gradient") && mask.includes(side === "right" ? "to left" : "to right");
+    };
+    const cut = [], unseen = [], scrolling = [];
+    for (const e of article.querySelectorAll("*")) {
+        if (e.closest("svg, .md-tooltip2")) continue;  // figures have tests of their own
+        const box = e.getBoundingClientRect();
+        if (!box.width) continue;
+        let holder = e.parentElement;
+        while (holder && article.contains(holder) && !clips(holder)) holder = holder.parentElement;
+        if (!article.contains(holder) && (box.right > screen + 1 || box.left < -1)) cut.push(name(e));
+        if (clips(e) && e.scrollWidth > e.clientWidth + 1) {
+            const style = getComputedStyle(e), faults = [];
+            if (!["auto", "scroll"].includes(style.overflowX)) faults.push("does not scroll");
+            if (!fades(e, "right")) faults.push("no fade on the right");
+            if (!(e.tabIndex >= 0 || e.querySelector("a[href], button, input, [tabindex]")))
+                faults.push("not focusable");
+            if (faults.length) unseen.push(`${name(e)}: ${e.scrollWidth - e.clientWidth} px hidden, ${faults}`);
+            else scrolling.push(e);
+        }
+    }
+    for (const e of scrolling) e.scrollLeft = e.scrollWidth;
+    await frame(); await frame();
+    for (const e of scrolling) {
+        if (!fades(e, "left") || fades(e, "right"))
+            unseen.push(`${name(e)}: scrolled to the end, no fade on the left only`);
+        e.scrollLeft = 0;
+    }
+    return {cut, unseen, sideways: document.documentElement.scrollWidth - screen,
+            scrolling: scrolling.length};
+}"""
+# Inline code that wraps: where a line ends between two characters of a name or number.
+BROKEN_CODE = """() => {
+    const broken = [];
+    for (const code of document.querySelectorAll("article code")) {
+        if (code.closest("pre") || code.getClientRects().length < 2) continue;
+        const walker = document.createTreeWalker(code, NodeFilter.SHOW_TEXT), range = document.createRange();
+        let last = null;
+        for (let node; (node = walker.nextNode());)
+            for (let i = 0; i < node.length; i++) {
+                range.setStart(node, i);
+                range.setEnd(node, i + 1);
+                const rect = range.getClientRects()[0];
+                if (!rect) continue;
+                const character = node.data[i];
+                if (last && rect.top > last.top + 1 && /\\w/.test(last.character) && /\\w/.test(character))
+                    broken.push(`${code.textContent.slice(0, 60)} (${last.character}|${character})`);
+                last = {top: rect.top, character};
+            }
+    }
+    return broken;
+}"""
+# Each −∞ of the page's formulas: the gap between the minus and the ∞, in px.
+MINUS_INFINITY = """() => [...document.querySelectorAll("article math mo")]
+    .filter(minus => minus.textContent === "\u2212" && minus.nextElementSibling?.textContent === "\u221e")
+    .map(minus => minus.nextElementSibling.getBoundingClientRect().left - minus.getBoundingClientRect().right)"""
+
+
+# Each slider of the page's widgets moved through every value: where its value and its track
+# are each time (a value that grows pushes the track along as the reader drags it).
+SLIDER_PLACES = """() => [...document.querySelectorAll("figure[data-widget] input[type=range]")].map(input => {
+    const value = input.parentElement.querySelector("output"), places = new Set();
+    for (let i = +input.min; i <= +input.max; i++) {
+        input.value = i;
+        input.dispatchEvent(new Event("input", { bubbles: true }));
+        const [box, track] = [value, input].map(e => e.getBoundingClientRect());
+        places.add(`${box.left.toFixed(1)} ${box.width.toFixed(1)} ${track.left.toFixed(1)}`);
+    }
+    return [input.labels[0].textContent, places.size];
+})"""
+
+
+async def narrow_record(browser, server: str, page_name: str) -> dict:
+    """A page at 390 px, then at 1280 px: what is cut or scrolls unseen, and broken code."""
+    context = await browser.new_context(viewport={"width": 390, "height": 844})
+    context.set_default_timeout(120_000)
+    try:
+        page = await context.new_page()
+        await page.goto(server + url_path(page_name))
+        await page.evaluate(OPEN_EVERYTHING)
+        await page.wait_for_function(MOUNTED, polling="raf")  # Material's code blocks, focusable
+        seen = {**await page.evaluate(NARROW), "broken": await page.evaluate(BROKEN_CODE),
+                "minus infinity": await page.evaluate(MINUS_INFINITY)}
+        await page.set_viewport_size({"width": 1280, "height": 900})
+        await page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+        seen["broken wide"] = await page.evaluate(BROKEN_CODE)
+        for figure in await page.locator("figure[data-widget]").all():
+            await figure.scroll_into_view_if_needed()
+            await figure.locator(".attnlit-numbers").wait_for()
+        seen["slider places"] = await page.evaluate(SLIDER_PLACES)
+        return seen
+    finally:
+        await context.close()
+
+
 # Material follows a click on a link of the site without a reload once it has read the
 # sitemap; a click before that loads the page, and the visit would test nothing. So: click the
 # footer's "next" link until Material takes the click (it cancels the load), a frame apart,
@@ -831,6 +950,15 @@ async def browse(server: str) -> dict:
         phones = await asyncio.gather(*(phone(name) for name in with_widgets), return_exceptions=True)
         for name, seen in zip(with_widgets, phones):
             records[name]["phone"] = seen
+
+        async def narrow(name):
+            async with slots:
+                return await narrow_record(browser, server, name)
+
+        narrows = await asyncio.gather(*(narrow(name) for name in PAGES), return_exceptions=True)
+        for name, seen in zip(PAGES, narrows):
+            if isinstance(records[name], dict):
+                records[name]["narrow"] = seen
         # Visits of their own, each kept in one page's record (an exception too, for its tests).
         journeys = {"instant": (INSTANT[0], instant_record), "palette": (PALETTE_PAGES[0], palette_record),
                     "palette system": (PALETTE_PAGES[1], palette_system_record)}
@@ -1062,6 +1190,22 @@ def test_widget_shows_the_numbers_its_page_prints(browsed, page_name):
         assert numbers(rows) == numbers(expected), f"state {i} {shown.state}"
 
 
+# Widgets that draw, as they start, the cells of their static figure's heatmaps. (Chapter 5's
+# static figure writes its causal mask as 1.00 and 0.00, its widget as 1 and 0.)
+SAME_CELLS = ["attention-without-weights.md"]
+CELL = re.compile(r"<text[^>]*>(-?\d+\.\d\d)</text>")
+
+
+@pytest.mark.parametrize("page_name", SAME_CELLS)
+def test_a_widget_starts_with_the_numbers_of_its_static_figure(browsed, site, page_name):
+    """Rounded once, from full precision: 0.94500005 is 0.95 in both, not 0.945 and then 0.94."""
+    html = (site / url_path(page_name) / "index.html").read_text(encoding="utf-8")
+    static = re.search(r'<figure class="attnlit-figure" data-widget.*?(<svg .*?</svg>)', html, re.DOTALL)[1]
+    drawn, shown = Counter(CELL.findall(static)), Counter(CELL.findall(widget(browsed, page_name)["start"]["drawing"]))
+    assert sum(drawn.values()) >= 20, "the static figure's cells were not found"
+    assert drawn - shown == Counter(), f"drawn but not shown: {drawn - shown}, shown instead: {shown - drawn}"
+
+
 @pytest.mark.parametrize("page_name", list(WIDGETS))
 def test_every_control_redraws_by_keyboard_and_pointer(browsed, page_name):
     moves = widget(browsed, page_name)["moves"]
@@ -1116,6 +1260,49 @@ def test_a_widget_turned_from_a_phone_to_a_wide_screen_draws_as_on_the_wide_scre
         raise seen
     wide = [widget["start"]["drawing"] for widget in record(browsed, page_name)["widgets"]]
     assert seen["widened"] == wide
+
+
+def narrow(browsed, page_name: str) -> dict:
+    seen = record(browsed, page_name)["narrow"]
+    if isinstance(seen, BaseException):
+        raise seen
+    return seen
+
+
+@pytest.mark.parametrize("page_name", PAGES)
+def test_on_a_phone_nothing_is_cut_and_what_scrolls_shows_it(browsed, page_name):
+    """Tables, formulas and code wider than a 390 px screen scroll, with a cue, by keyboard too."""
+    seen = narrow(browsed, page_name)
+    assert seen["sideways"] == 0, "the page scrolls sideways"
+    assert seen["cut"] == [], "cut at the screen's edge"
+    assert seen["unseen"] == [], "\n".join(seen["unseen"])
+
+
+def test_on_a_phone_tables_formulas_and_code_scroll(browsed):
+    """What the test above checks is there: boxes that scroll on a phone, on most pages."""
+    scrolling = {name: narrow(browsed, name)["scrolling"] for name in PAGES}
+    assert sum(count > 0 for count in scrolling.values()) >= len(PAGES) - 2, scrolling
+
+
+@pytest.mark.parametrize("page_name", PAGES)
+def test_inline_code_breaks_between_names_not_inside_them(browsed, page_name):
+    seen = narrow(browsed, page_name)
+    assert seen["broken"] == [], "at 390 px"
+    assert seen["broken wide"] == [], "at 1280 px"
+
+
+def test_a_slider_and_its_value_stay_in_place_while_it_moves(browsed):
+    """The value's box is as wide as the widest value from the start (widgets.js)."""
+    sliders = {name: narrow(browsed, name)["slider places"] for name in WIDGETS}
+    assert sum(map(len, sliders.values())) >= 4, sliders
+    assert all(places == 1 for page in sliders.values() for _, places in page), sliders
+
+
+def test_minus_infinity_is_set_as_one_symbol(browsed):
+    """A prefix minus stuck to the ∞, as TeX sets it, not a binary minus 10 px away."""
+    gaps = {name: narrow(browsed, name)["minus infinity"] for name in PAGES}
+    assert sum(map(len, gaps.values())) >= 10, gaps
+    assert all(gap < 1 for page in gaps.values() for gap in page), gaps
 
 
 def test_widgets_come_with_pages_that_instant_navigation_brings_in(browsed):

@@ -1,9 +1,11 @@
 """House rules for the chapters that no other test checks."""
 
+import re
 from pathlib import Path
 
 import jupytext
 
+import notebooks
 import tangle
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -45,3 +47,33 @@ def test_headings_hold_no_tex():
                      for i, line in enumerate(lines)
                      if i not in inside and line.startswith("#") and "$" in line]
     assert not with_tex, "\n".join(with_tex)
+
+
+def nav_labels(item=None) -> list[tuple[str, str]]:
+    """(label, page) of every page mkdocs.yml's nav names, in order."""
+    item = tangle.read_config(ROOT)["nav"] if item is None else item
+    if isinstance(item, list):
+        return [pair for value in item for pair in nav_labels(value)]
+    return [pair for label, value in item.items()
+            for pair in ([(label, value)] if isinstance(value, str) else nav_labels(value))]
+
+
+def title(page: str) -> str:
+    """A chapter's title: its first heading, as the page shows it."""
+    text = notebooks.FRONT_MATTER.sub("", (ROOT / "docs" / page).read_text(encoding="utf-8"))
+    heading = next(line for line in text.splitlines() if line.startswith("# "))
+    return heading.removeprefix("# ").replace("`", "")
+
+
+def test_the_nav_names_each_page_by_its_title():
+    """The home page is "Home"; the labs' notebooks sit under "Labs" without the word."""
+    pages = [(label, page) for label, page in nav_labels() if page.endswith(".md") and page != "index.md"]
+    assert len(pages) >= 15
+    assert [label for label, _ in pages] == [title(page) for _, page in pages]
+
+
+def test_the_home_page_names_each_chapter_by_its_title():
+    home = (ROOT / "docs" / "index.md").read_text(encoding="utf-8")
+    links = re.findall(r"\[(\d+b?\. [^]]+)\]\(([\w-]+\.md)\)", home)
+    assert len(links) >= 14
+    assert [text for text, _ in links] == [title(page) for _, page in links]

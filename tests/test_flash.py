@@ -235,10 +235,15 @@ def test_flash_benchmark_writes_its_table_and_ratios(tmp_path, capsys):
         assert row["peak_mib"].isdigit() if not MEMORY else row["peak_mib"] == ""
     report = (tmp_path / "flash-cpu.md").read_text()
     assert report.startswith("Measured on ") and "load average" in report
-    assert "| 20 | tiled |" in report and "blocks of 8" in report
+    assert "blocks of 8" in report
+    lines = report.splitlines()
+    assert lines[2] == "| n | textbook_attention | tiled_attention | SDPA |"
+    assert [line.split(" | ")[0] for line in lines[4:]] == [
+        "| **forward (ms)**", "| 8", "| 20", "| **forward + backward (ms)**", "| 8", "| 20",
+        "| **peak memory (MiB)**", "| 8", "| 20"]
     printed = capsys.readouterr().out.splitlines()
-    assert len(printed) == 2 and printed[1].startswith("n = 20: tiled / textbook ")
-    assert ("peak memory textbook" in printed[1]) is not bool(MEMORY)
+    assert len(printed) == 6 and printed[-1].split()[0] == "20"
+    assert len(printed[-1].split()) == 5  # n, then four speed-ups
 
 
 def test_the_shipped_flash_results_load_as_numbers():

@@ -202,6 +202,14 @@ def test_a_drawn_figure_is_cached_by_its_code(tmp_path, monkeypatch):
     assert mkdocs_hooks.draw(with_widget, "chapter.md:3") == drawn and runs.read_text() == "xxxx"
 
 
+def test_minus_infinity_is_a_prefix_minus_on_an_ordinary_infinity():
+    """As TeX sets it; a minus after an operand stays binary."""
+    html = mkdocs_hooks.on_page_content(
+        '<span class="arithmatex">\\(\\exp(-\\infty) - (x) - \\infty\\)</span>', PAGE)
+    assert '<mo stretchy="false">(</mo><mo form="prefix">−</mo><mi>∞</mi>' in html
+    assert html.count('form="prefix"') == 1 and html.count("<mi>∞</mi>") == 2 and "<mo>∞" not in html
+
+
 def test_code_spans_of_the_plain_colour_go():
     code = ('<pre><code>x = <span class="kc">None</span> <span class="k">if</span> '
             '<span class="sa">f</span><span class="s2">&quot;a </span><span class="si">{</span>'

@@ -165,3 +165,16 @@ def test_only_pages_with_a_widget_load_the_scripts_and_only_those_they_need(site
             assert (site / path).exists()
         pages += bool(kinds)
     assert pages >= 6
+
+
+def test_admonition_and_summary_titles_show_no_escaped_quotes(site):
+    """`!!! question "the \\"step\\""` keeps its backslashes: titles quote with other marks."""
+    escaped, seen = [], 0
+    for source in PAGES:
+        found = re.findall(r'<p class="admonition-title">(.*?)</p>|<summary>(.*?)</summary>',
+                           built_page(site, source), re.DOTALL)
+        titles = [unescape(title) for pair in found for title in pair if title]
+        escaped += [f"{source.name}: {title}" for title in titles if re.search(r"\\[\"']", title)]
+        seen += len(titles)
+    assert seen >= 20, "no titles found: the pattern no longer matches Material's markup"
+    assert not escaped, "\n".join(escaped)

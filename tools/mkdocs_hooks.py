@@ -8,6 +8,7 @@ import os
 import re
 import sys
 import textwrap
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import nbformat
@@ -178,6 +179,31 @@ def on_page_markdown(markdown: str, page, **kwargs) -> str:
     return "\n".join(out)
 
 
+XMLNS = ' xmlns="http://www.w3.org/1998/Math/MathML"'  # HTML needs none
+
+
+def minus_infinity(mathml: str) -> str:
+    """∞ and −∞ as TeX sets them: ∞ an ordinary symbol, a minus before it stuck to it.
+
+    latex2mathml writes ∞ as an operator, and `-\\infty` as two operators; inside a row, as in
+    exp(−∞), MathML then spaces the minus as a binary one, 10 px from the ∞. Every ∞ becomes
+    an identifier, and a minus before one that follows no operand becomes a prefix.
+    """
+    if "&#x0221E;" not in mathml:
+        return mathml
+    root = ET.fromstring(mathml.replace(XMLNS, "", 1))
+    for parent in root.iter():
+        children = list(parent)
+        for before, minus, after in zip([None, *children], children, [*children[1:], None]):
+            if minus.tag == "mo" and minus.text == "\u221e":
+                minus.tag = "mi"
+            elif minus.tag == "mo" and minus.text == "\u2212" and after is not None \
+                    and after.text == "\u221e" and (before is None or before.tag == "mo"
+                                                    and before.text not in ")]}|"):
+                minus.set("form", "prefix")
+    return ET.tostring(root, encoding="unicode")
+
+
 def notebook_page(content: str) -> str:
     """A notebook page as mkdocs-jupyter renders it, made to look and weigh like a chapter.
 
@@ -211,7 +237,7 @@ def on_page_content(content: str, page, **kwargs) -> str:
         mathml = convert(tex, display="block" if match[1] == "div" else "inline")
         for macro in UNKNOWN_MACRO.findall(mathml):
             log.warning("%s: unknown TeX macro %s in $%s$", page.file.src_uri, macro, tex)
-        return mathml
+        return minus_infinity(mathml)
 
     if not page.file.src_uri.endswith(".md"):
         content = notebook_page(content)

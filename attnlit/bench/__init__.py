@@ -3,7 +3,7 @@
 
 import argparse
 from collections.abc import Callable
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 import contextlib
 import csv
 import datetime
@@ -29,6 +29,10 @@ from attnlit import MultiHeadAttentionWrapper
 
 LAYERS = ("wrapper", "textbook", "fused", "torch")
 PARTS = ("fused: qkv", "fused: kernel", "fused: out_proj")
+NAMES = {"wrapper": "MultiHeadAttentionWrapper",
+         "textbook": "MultiHeadAttention",
+         "fused": "FusedMultiHeadAttention",
+         "torch": "nn.MultiheadAttention"}
 OUT = Path("bench-results")  # the shipped results are package data: results()
 
 
@@ -206,21 +210,25 @@ def ratio(a: float, b: float) -> str:
 
 
 def ratios(rows: list[dict]) -> list[str]:
-    """Fused against its parts, nn.MultiheadAttention and the textbook."""
+    """How many times as fast the fused layer is as the others and its parts."""
     at = {(row["n"], row["layer"]): row for row in rows}
-    lines = []
+    lines = [f"{NAMES['fused']}, times as fast as:",
+             f"{'':5}{NAMES['torch']:>22}{NAMES['textbook']:>20}"
+             f"{'its parts':>11}",
+             f"{'n':>5}{'forward':>11}{'fwd+bwd':>11}{'forward':>10}"
+             f"{'fwd+bwd':>10}{'forward':>11}"]
     for n in sorted({row["n"] for row in rows}):
-        fwd = {name: at[n, name]["forward_s"] for name in (*LAYERS, *PARTS)}
-        both = {name: at[n, name]["forward_backward_s"] for name in LAYERS}
-        parts_sum = sum(fwd[part] for part in PARTS)
-        lines.append(
-            f"n = {n}: fused / its parts {ratio(fwd['fused'], parts_sum)}; "
-            "fused / nn.MultiheadAttention "
-            f"{ratio(fwd['fused'], fwd['torch'])} forward, "
-            f"{ratio(both['fused'], both['torch'])} forward+backward; "
-            f"textbook / fused {ratio(both['textbook'], both['fused'])} "
-            "forward+backward"
-        )
+        fwd, both = "forward_s", "forward_backward_s"
+        fused = at[n, "fused"]
+        parts = sum(at[n, part][fwd] for part in PARTS)
+        speedups = [ratio(at[n, "torch"][fwd], fused[fwd]),
+                    ratio(at[n, "torch"][both], fused[both]),
+                    ratio(at[n, "textbook"][fwd], fused[fwd]),
+                    ratio(at[n, "textbook"][both], fused[both]),
+                    ratio(parts, fused[fwd])]
+        widths = (11, 11, 10, 10, 11)
+        cells = [f"{speedup:>{w}}" for speedup, w in zip(speedups, widths)]
+        lines.append(f"{n:>5}" + "".join(cells))
     return lines
 
 
@@ -230,6 +238,25 @@ def milliseconds(seconds: float | str) -> str:
         return ""
     ms = 1000 * seconds
     return f"{ms:.2f}" if ms >= 0.01 else f"{ms:.1e}"
+
+
+def pivot(rows: list[dict], column: str, names: dict[str, str],
+          measures: dict[str, tuple[str, Callable]]) -> list[str]:
+    """One Markdown table: a row per n, a column per name, a group per measure.
+
+    `column` holds each row's name; `measures` maps a field to a heading and a
+    format.
+    """
+    at = {(row["n"], row[column]): row for row in rows}
+    sizes = sorted({row["n"] for row in rows})
+    lines = ["| n | " + " | ".join(names.values()) + " |",
+             "|---|" + "---:|" * len(names)]
+    for field, (heading, shown) in measures.items():
+        lines.append(f"| **{heading}** |" + " |" * len(names))
+        lines += ["| " + " | ".join([str(n), *(shown(at[n, name][field])
+                                             for name in names)]) + " |"
+                  for n in sizes]
+    return lines
 
 
 def write_csv(rows: list[dict], path: Path) -> None:
@@ -266,22 +293,21 @@ def torch_threads(count: int) -> Iterator[None]:
         torch.set_num_threads(before)  # as it was, for a caller's process
 
 
+def report(rows: list[dict], conditions: str) -> str:
+    """The Markdown report: how it was measured, then the four layers' table."""
+    measures = {"forward_s": ("forward (ms)", milliseconds),
+                "forward_backward_s": ("forward + backward (ms)", milliseconds),
+                "peak_mib": ("peak memory (MiB)", str)}
+    table = pivot(rows, "layer", NAMES, measures)
+    return "\n".join([conditions, "", *table]) + "\n"
+
+
 def write(rows: list[dict], out: Path, args: argparse.Namespace) -> None:
     write_csv(rows, out / f"{args.device}.csv")
-    lines = [
-        f"{machine(args.device)}; "
-        f"batch {args.batch}, width {args.width}, {args.heads} heads, "
-        f"median of {args.repeats} runs.",
-        "",
-        "| n | layer | forward (ms) | forward + backward (ms) | peak (MiB) |",
-        "|---|---|---|---|---|",
-        *(f"| {r['n']} | {r['layer']} | {milliseconds(r['forward_s'])} "
-          f"| {milliseconds(r['forward_backward_s'])} | {r['peak_mib']} |"
-          for r in rows),
-        "",
-        *(f"- {line}" for line in ratios(rows)),
-    ]
-    (out / f"{args.device}.md").write_text("\n".join(lines) + "\n")
+    conditions = (f"{machine(args.device)}; batch {args.batch}, "
+                  f"width {args.width}, {args.heads} heads, "
+                  f"median of {args.repeats} runs.")
+    (out / f"{args.device}.md").write_text(report(rows, conditions))
 
 
 def number(field: str) -> int | float | str:

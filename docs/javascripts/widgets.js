@@ -107,6 +107,8 @@
     const status = make(null, "p", { class: "attnlit-status", role: "status" });
     // Rows of numbers as print writes them: scrolled sideways on a narrow screen.
     const numbers = make(null, "div", { class: "attnlit-numbers", tabindex: 0 });
+    // Faded on the side with more to see (overrides/main.html).
+    window.attnlitScrolls?.(numbers);
     // On a narrow screen (a phone), widgets stack their panels rather than shrink them. The
     // room is the column's: the figure itself is as wide as what it holds.
     const narrow = () => figure.parentElement.clientWidth < 560;
@@ -118,6 +120,7 @@
       live.setAttribute("width", width);
       if (status.textContent !== said) status.textContent = said; // said once
       numbers.textContent = rows.join("\n");
+      numbers.dispatchEvent(new Event("scroll"));
     };
     addEventListener("resize", () => figure.isConnected && narrow() !== was && redraw());
     const draw = build(data, controls(box, redraw));

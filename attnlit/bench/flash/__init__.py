@@ -8,12 +8,14 @@ import torch
 import torch.nn.functional as F
 from tqdm import tqdm
 from attnlit.bench import arguments, at_least, benchmark_parser, load_average
-from attnlit.bench import machine, milliseconds, peak_mib, ratio
+from attnlit.bench import machine, milliseconds, peak_mib, pivot, ratio
 from attnlit.bench import timed_rounds, torch_threads, write_csv
 from attnlit.flash import textbook_attention, tiled_attention
 
 
 FUNCTIONS = ("textbook", "tiled", "sdpa")
+NAMES = {"textbook": "textbook_attention", "tiled": "tiled_attention",
+         "sdpa": "SDPA"}
 
 
 def attention_runs(q, k, v, block_size: int) -> dict:
@@ -54,45 +56,41 @@ def measure_attention(
 
 
 def attention_ratios(rows: list[dict]) -> list[str]:
-    """The tiled version and SDPA against the textbook, time and memory."""
+    """How many times as fast tiled is as the textbook, and SDPA as tiled."""
     at = {(row["n"], row["attention"]): row for row in rows}
-    lines = []
+    textbook, tiled, sdpa = (NAMES[name] for name in FUNCTIONS)
+    lines = ["speed-up, times as fast:",
+             f"{'':5}{tiled + ' over':>20}{sdpa + ' over':>20}",
+             f"{'':5}{textbook:>20}{tiled:>20}",
+             f"{'n':>5}" + f"{'forward':>10}{'fwd+bwd':>10}" * 2]
     for n in sorted({row["n"] for row in rows}):
-        textbook, tiled, sdpa = (at[n, name] for name in FUNCTIONS)
-        fwd, both = "forward_s", "forward_backward_s"
-        line = (
-            f"n = {n}: tiled / textbook {ratio(tiled[fwd], textbook[fwd])} "
-            f"forward, {ratio(tiled[both], textbook[both])} forward+backward; "
-            f"SDPA / textbook {ratio(sdpa[both], textbook[both])} "
-            "forward+backward"
-        )
-        if textbook["peak_mib"] != "":
-            line += (f"; peak memory textbook {textbook['peak_mib']} MiB, "
-                     f"tiled {tiled['peak_mib']} MiB")
-        lines.append(line)
+        speedups = [ratio(at[n, slow][field], at[n, fast][field])
+                    for slow, fast in (("textbook", "tiled"), ("tiled", "sdpa"))
+                    for field in ("forward_s", "forward_backward_s")]
+        lines.append(f"{n:>5}" + "".join(f"{s:>10}" for s in speedups))
     return lines
+
+
+def attention_report(rows: list[dict], conditions: str) -> str:
+    """The Markdown report: how it was measured, then the functions' table."""
+    measures = {"forward_s": ("forward (ms)", milliseconds),
+                "forward_backward_s": ("forward + backward (ms)", milliseconds),
+                "peak_mib": ("peak memory (MiB)", str)}
+    table = pivot(rows, "attention", NAMES, measures)
+    return "\n".join([conditions, "", *table]) + "\n"
 
 
 def write_attention(rows: list[dict], out: Path, args: argparse.Namespace,
                     load: float) -> None:
     """flash-<device>.csv, raw, and flash-<device>.md, rounded for reading."""
     write_csv(rows, out / f"flash-{args.device}.csv")
-    lines = [
-        f"{machine(args.device)}, load average {load:.1f} at the start, "
-        f"{args.threads} CPU thread(s); 1 sequence, {args.heads} heads of "
-        f"width {args.head_dim}, causal, float32, blocks of "
-        f"{args.block_size}, median of {args.repeats} runs.",
-        "",
-        "| n | attention | forward (ms) | forward + backward (ms) "
-        "| peak (MiB) |",
-        "|---|---|---|---|---|",
-        *(f"| {r['n']} | {r['attention']} | {milliseconds(r['forward_s'])} "
-          f"| {milliseconds(r['forward_backward_s'])} | {r['peak_mib']} |"
-          for r in rows),
-        "",
-        *(f"- {line}" for line in attention_ratios(rows)),
-    ]
-    (out / f"flash-{args.device}.md").write_text("\n".join(lines) + "\n")
+    conditions = (f"{machine(args.device)}, load average {load:.1f} at the "
+                  f"start, {args.threads} CPU thread(s); 1 sequence, "
+                  f"{args.heads} heads of width {args.head_dim}, causal, "
+                  f"float32, blocks of {args.block_size}, median of "
+                  f"{args.repeats} runs.")
+    report = attention_report(rows, conditions)
+    (out / f"flash-{args.device}.md").write_text(report)
 
 
 def options() -> argparse.ArgumentParser:

@@ -8,13 +8,14 @@ import random
 import torch
 from tqdm import tqdm
 from attnlit.bench import arguments, at_least, benchmark_parser, load_average
-from attnlit.bench import machine, milliseconds, ratio, timed_rounds
+from attnlit.bench import machine, milliseconds, pivot, ratio, timed_rounds
 from attnlit.bench import torch_threads, write_csv
 from attnlit.gpt import TinyGPT, cached_forward, next_token
 from attnlit.kvcache import KVCache
 
 
 MODES = ("without", "with")
+NAMES = {"without": "without the cache", "with": "with the cache"}
 
 
 def step_runs(model: TinyGPT, n: int, device: str) -> tuple[dict, int]:
@@ -70,31 +71,30 @@ def generation_ratios(rows: list[dict]) -> list[str]:
     ]
 
 
+def mebibytes(size: int | str) -> str:
+    """Bytes as MiB for the table; a blank stays blank."""
+    return "" if size == "" else f"{size / 2**20:.2f}"
+
+
+def generation_report(rows: list[dict], conditions: str) -> str:
+    """The Markdown report: how it was measured, then the table of both ways."""
+    measures = {"step_s": ("one step (ms)", milliseconds),
+                "cache_bytes": ("the cache (MiB)", mebibytes)}
+    table = pivot(rows, "cache", NAMES, measures)
+    return "\n".join([conditions, "", *table]) + "\n"
+
+
 def write_generation(rows: list[dict], out: Path, args: argparse.Namespace,
                      load: float) -> None:
     """generate-<device>.csv, raw, and generate-<device>.md, for reading."""
     write_csv(rows, out / f"generate-{args.device}.csv")
-    at = {(row["n"], row["cache"]): row for row in rows}
-    lines = [
-        f"{machine(args.device)}, load average {load:.1f} at the start, "
-        f"{args.threads} CPU thread(s); TinyGPT of width {args.width}, "
-        f"{args.heads} heads, {args.layers} blocks, a vocabulary of "
-        f"{args.vocab}, float32, 1 sequence; median of {args.repeats} runs "
-        "of the step that writes token n + 1.",
-        "",
-        "| n | without the cache (ms) | with it (ms) | without (tokens/s) "
-        "| with (tokens/s) | cache (MiB) |",
-        "|---|---|---|---|---|---|",
-    ]
-    for n in sorted({row["n"] for row in rows}):
-        without, cached = at[n, "without"]["step_s"], at[n, "with"]["step_s"]
-        lines.append(
-            f"| {n} | {milliseconds(without)} | {milliseconds(cached)} "
-            f"| {ratio(1.0, without)} | {ratio(1.0, cached)} "
-            f"| {at[n, 'with']['cache_bytes'] / 2**20:.2f} |"
-        )
-    lines += ["", *(f"- {line}" for line in generation_ratios(rows))]
-    (out / f"generate-{args.device}.md").write_text("\n".join(lines) + "\n")
+    conditions = (f"{machine(args.device)}, load average {load:.1f} at the "
+                  f"start, {args.threads} CPU thread(s); TinyGPT of width "
+                  f"{args.width}, {args.heads} heads, {args.layers} blocks, a "
+                  f"vocabulary of {args.vocab}, float32, 1 sequence; median of "
+                  f"{args.repeats} runs of the step that writes token n + 1.")
+    (out / f"generate-{args.device}.md").write_text(
+        generation_report(rows, conditions))
 
 
 def options() -> argparse.ArgumentParser:

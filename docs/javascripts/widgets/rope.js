@@ -1,11 +1,13 @@
 // Chapter 9 (word-order.md): RoPE turns each pair of dimensions of q and k by an angle that
 // grows with its position; the score sees only the offset m - p. q and k, the base and the
-// pairs drawn come from PyTorch; the turning is done here.
+// pairs drawn come from PyTorch; the turning is done here. Offsets run from below 0 (the key
+// after the query, which the causal mask hides) up; the shift moves both positions at once,
+// so that the earlier of the two sits at it.
 (window.attnlitKinds ??= {}).rope = (d, ui) => {
   const { frame, line, make, text, f4, range, BLUE, ORANGE, GREY } = attnlit;
   const offsets = range(...d.offsets);
   const offset = ui.slider("offset m − p", offsets, offsets.indexOf(d.offset));
-  const start = ui.slider("earlier position", range(0, d.last), 0);
+  const start = ui.slider("shift of m and p", range(0, d.last), 0);
   const hd = d.q.length, half = hd / 2, [Q, K] = [d.q, d.k].map(v => v.map(Math.fround));
   const turn = (x, at) => { // rotate-half: pair i is dimensions i and i + hd/2
     const out = [];
@@ -28,6 +30,9 @@
     const X = x => 60 + (x - d.offsets[0]) * w / (d.offsets[1] - d.offsets[0]);
     const Y = v => 170 - (v - lo) / (hi - lo) * 140;
     frame(svg, 60, 25, w, 150, { "stroke-width": 1 });
+    // The thin line: q . k, the score at offset 0, where the two rotations cancel.
+    line(svg, [[X(d.offsets[0]), Y(score(0, 0))], [X(d.offsets[1]), Y(score(0, 0))]],
+      "currentColor", { "stroke-width": 1, "stroke-opacity": 0.5 });
     line(svg, offsets.map((x, i) => [X(x), Y(scores[i])]), BLUE);
     make(svg, "circle", { cx: X(o), cy: Y(score(m, p)), r: 6, fill: ORANGE });
     for (const x of [d.offsets[0], 0, d.offsets[1]])
