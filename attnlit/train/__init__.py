@@ -14,8 +14,8 @@ import torch
 import torch.nn.functional as F
 from tqdm import tqdm
 from attnlit.bench import load_average, torch_threads
+from attnlit.checks import check_sizes
 from attnlit.gpt import TinyGPT
-from attnlit.self_attention import check_sizes
 
 
 IGNORE = -100  # a target that F.cross_entropy skips
