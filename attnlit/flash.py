@@ -5,19 +5,8 @@ import math
 import torch
 from torch.utils._python_dispatch import TorchDispatchMode
 from torch.utils._pytree import tree_leaves
-
-
-def check_qkv(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> None:
-    """Refuse q, k, v unless (b, h, L, hd), (b, h, S, hd), (b, h, S, hd_v)."""
-    shapes = [tuple(t.shape) for t in (q, k, v)]
-    if not (q.ndim == k.ndim == v.ndim == 4
-            and q.shape[:2] == k.shape[:2] == v.shape[:2]   # batch, heads
-            and k.shape[2] == v.shape[2] and q.shape[3] == k.shape[3]):
-        raise ValueError("q, k, v must be (b, h, L, hd), (b, h, S, hd), "
-                         f"(b, h, S, hd_v), got {shapes}")
-    if not q.dtype == k.dtype == v.dtype or not q.is_floating_point():
-        raise TypeError("q, k and v must share one floating-point dtype, "
-                        f"got {q.dtype}, {k.dtype}, {v.dtype}")
+from attnlit.checks import check_block_size, check_qkv
+from attnlit.checks import check_qkv
 
 
 def textbook_attention(
@@ -136,10 +125,7 @@ def tiled_attention(
 ) -> torch.Tensor:
     """SDPA's attention, (b, h, L, hd_v), computed block by block."""
     check_qkv(q, k, v)
-    if isinstance(block_size, bool) or not isinstance(block_size, int):
-        raise TypeError(f"block_size must be an int, got {block_size!r}")
-    if block_size < 1:
-        raise ValueError(f"block_size must be at least 1, got {block_size}")
+    check_block_size(block_size)
     return TiledAttention.apply(q, k, v, block_size, is_causal)
 
 

@@ -5,18 +5,14 @@ from __future__ import annotations
 import torch
 from torch import nn
 import torch.nn.functional as F
-from attnlit.causal import check_batch, check_dropout
-from attnlit.multihead import MultiHeadAttention, check_heads
-from attnlit.self_attention import check_sizes
+from attnlit.checks import check_batch, check_layer
+from attnlit.checks import check_padding_mask
+from attnlit.multihead import MultiHeadAttention
 
 
 def causal_padding_mask(padding_mask: torch.Tensor) -> torch.Tensor:
     """(b, n), True for real tokens -> (b, 1, n, n), True where m may see p."""
-    if padding_mask.dtype != torch.bool or padding_mask.ndim != 2:
-        raise ValueError(
-            "padding_mask must be a bool tensor of shape (batch, num_tokens), "
-            f"got {padding_mask.dtype} {tuple(padding_mask.shape)}"
-        )
+    check_padding_mask(padding_mask)
     n = padding_mask.shape[1]
     ones = torch.ones(n, n, dtype=torch.bool, device=padding_mask.device)
     causal = ones.tril()
@@ -36,10 +32,7 @@ class FusedMultiHeadAttention(nn.Module):
         qkv_bias: bool = False,
     ):
         super().__init__()
-        check_sizes(d_in=d_in, d_out=d_out, context_length=context_length,
-                    num_heads=num_heads)
-        check_dropout(dropout)
-        check_heads(d_out, num_heads)
+        check_layer(d_in, d_out, context_length, dropout, num_heads)
         self.context_length = context_length
         self.num_heads = num_heads
         self.head_dim = d_out // num_heads
@@ -68,8 +61,7 @@ class FusedMultiHeadAttention(nn.Module):
     def forward(
         self, x: torch.Tensor, padding_mask: torch.Tensor | None = None
     ) -> torch.Tensor:
-        weight = self.qkv.weight
-        check_batch(x, weight.shape[1], weight.dtype, self.context_length)
+        check_batch(x, self.qkv, self.context_length, padding_mask)
         b, n, _ = x.shape
         # (b, n, 3 d_out) -> (b, n, 3, h, hd); not -1, ambiguous if b or n is 0
         qkv = self.qkv(x).view(b, n, 3, self.num_heads, self.head_dim)
@@ -80,11 +72,6 @@ class FusedMultiHeadAttention(nn.Module):
                 q, k, v, dropout_p=dropout_p, is_causal=True
             )
         else:
-            if padding_mask.shape != (b, n):
-                raise ValueError(
-                    f"padding_mask must have shape {(b, n)}, "
-                    f"got {tuple(padding_mask.shape)}"
-                )
             allowed = causal_padding_mask(padding_mask)       # (b, 1, n, n)
             sees_any = allowed.any(dim=-1, keepdim=True)      # (b, 1, n, 1)
             # A row with no allowed key would be 0/0 = NaN in softmax: let it

@@ -4,15 +4,17 @@
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from importlib.resources import files
-import numbers
 from pathlib import Path
 import torch
 from torch import nn
-from attnlit.causal import check_dropout
+from attnlit.checks import check_cached_ids
+from attnlit.checks import check_gpt, check_ids
+from attnlit.checks import check_head, check_positions
+from attnlit.checks import check_prompt
+from attnlit.checks import check_sampling
 from attnlit.kvcache import KVCache
 from attnlit.kvcache import cached_attention
 from attnlit.multihead import MultiHeadAttention
-from attnlit.self_attention import check_sizes
 
 
 class TransformerBlock(nn.Module):
@@ -39,24 +41,6 @@ class TransformerBlock(nn.Module):
         return x + self.drop_shortcut(self.ff(self.norm2(x)))  # (b, n, d)
 
 
-def check_ids(idx: torch.Tensor, vocab_size: int, context_length: int) -> None:
-    """Raise unless idx is (batch, num_tokens) token ids the model can read."""
-    if not isinstance(idx, torch.Tensor) or idx.dtype != torch.long:
-        found = idx.dtype if isinstance(idx, torch.Tensor) else type(idx)
-        raise TypeError(f"idx must be a LongTensor, got {found}")
-    if idx.ndim != 2:
-        raise ValueError("idx must have shape (batch, num_tokens), "
-                         f"got {tuple(idx.shape)}")
-    if idx.shape[1] > context_length:
-        raise ValueError(f"idx has {idx.shape[1]} tokens, "
-                         f"more than context_length={context_length}")
-    if idx.numel() and not 0 <= idx.min() <= idx.max() < vocab_size:
-        raise ValueError(
-            f"idx holds token ids from {idx.min().item()} to "
-            f"{idx.max().item()}, outside 0..{vocab_size - 1}"
-        )
-
-
 class TinyGPT(nn.Module):
     """A GPT: token ids (b, n) -> next-token logits (b, n, vocab_size)."""
 
@@ -70,10 +54,8 @@ class TinyGPT(nn.Module):
         dropout: float = 0.0,
     ):
         super().__init__()
-        check_sizes(vocab_size=vocab_size, context_length=context_length,
-                    d_model=d_model, num_heads=num_heads,
-                    num_layers=num_layers)
-        check_dropout(dropout)
+        check_gpt(vocab_size, context_length, d_model, num_heads, num_layers,
+                  dropout)
         self.vocab_size = vocab_size
         self.context_length = context_length
         self.tok_emb = nn.Embedding(vocab_size, d_model)
@@ -120,18 +102,11 @@ def ablate(
     """Inside the with block, the heads output zeros, at positions if given."""
     n = model.context_length
     rows = list(range(n)) if positions is None else list(positions)
-    if not all(isinstance(p, int) and 0 <= p < n for p in rows):
-        raise ValueError(f"positions: expected integers from 0 to {n - 1}, "
-                         f"got {rows}")
+    check_positions(rows, n)
     keep = {}  # layer -> (n, c) mask, 0 on its ablated heads' columns and rows
     for layer, head in heads:
-        if not 0 <= layer < len(model.trf_blocks):
-            raise ValueError(f"heads: no layer {layer} in a model of "
-                             f"{len(model.trf_blocks)}")
+        check_head(model.trf_blocks, layer, head)
         att = model.trf_blocks[layer].att
-        if not 0 <= head < att.num_heads:
-            raise ValueError(f"heads: no head {head} in layer {layer} of "
-                             f"{att.num_heads}")
         mask = keep.setdefault(layer, torch.ones(n, att.d_out))
         mask[rows, head * att.head_dim:(head + 1) * att.head_dim] = 0.0
     hooks = [
@@ -165,16 +140,9 @@ def cached_forward(
     model: TinyGPT, idx: torch.Tensor, caches: list[KVCache]
 ) -> torch.Tensor:
     """model on L new tokens after the cached ones: (b, L) -> (b, L, vocab)."""
-    if len(caches) != len(model.trf_blocks):
-        raise ValueError(f"caches must hold one KVCache per layer, "
-                         f"{len(model.trf_blocks)}, got {len(caches)}")
-    check_ids(idx, model.vocab_size, model.context_length)
+    check_cached_ids(model, idx, caches)
     start = caches[0].seen                        # the position of idx[:, 0]
     end = start + idx.shape[1]
-    if end > model.context_length:
-        raise ValueError(f"the caches hold {start} tokens and idx adds "
-                         f"{idx.shape[1]}: {end}, more than "
-                         f"context_length={model.context_length}")
     positions = torch.arange(start, end, device=idx.device)  # not from 0
     x = model.tok_emb(idx) + model.pos_emb(positions)        # (b, L, d)
     x = model.drop_emb(x)
@@ -192,20 +160,7 @@ def next_token(
     generator: torch.Generator | None = None,
 ) -> torch.Tensor:
     """One id per row of (b, vocab) logits: greedy at temperature 0: (b, 1)."""
-    if isinstance(temperature, bool) or not isinstance(temperature,
-                                                       numbers.Real):
-        raise TypeError(f"temperature must be a real number, got "
-                        f"{temperature!r}")
-    if temperature < 0:
-        raise ValueError(f"temperature must be >= 0, got {temperature}")
-    if top_k is not None:
-        check_sizes(top_k=top_k)
-        if top_k > logits.shape[-1]:
-            raise ValueError(f"top_k must be at most the vocabulary size "
-                             f"{logits.shape[-1]}, got {top_k}")
-    if generator is not None and not isinstance(generator, torch.Generator):
-        raise TypeError(f"generator must be a torch.Generator, got "
-                        f"{type(generator)}")
+    check_sampling(logits, temperature, top_k, generator)
     if temperature == 0:
         return logits.argmax(dim=-1, keepdim=True)          # greedy
     logits = logits / temperature
@@ -226,17 +181,7 @@ def generate(
     generator: torch.Generator | None = None,
 ) -> torch.Tensor:
     """idx (b, n), then max_new_tokens more, one at a time: (b, n + k)."""
-    check_ids(idx, self.vocab_size, self.context_length)
-    check_sizes(max_new_tokens=max_new_tokens)
-    n = idx.shape[1]
-    if n == 0:
-        raise ValueError("idx must hold at least one token")
-    if n + max_new_tokens > self.context_length:
-        raise ValueError(
-            f"idx has {n} tokens, {n + max_new_tokens} with "
-            f"max_new_tokens={max_new_tokens}: more than "
-            f"context_length={self.context_length}"
-        )
+    check_prompt(idx, max_new_tokens, self.vocab_size, self.context_length)
     caches = [KVCache() for _ in self.trf_blocks]
     unread = idx                                 # what the model has not read
     with torch.no_grad():

@@ -3,10 +3,8 @@
 
 import torch
 from torch import nn
-from attnlit.causal import check_batch, check_dropout
+from attnlit.checks import check_batch, check_layer
 from attnlit.kvcache import KVCache, visible
-from attnlit.multihead import check_heads
-from attnlit.self_attention import check_sizes
 
 
 class GroupedQueryAttention(nn.Module):
@@ -23,13 +21,8 @@ class GroupedQueryAttention(nn.Module):
         qkv_bias: bool = False,
     ):
         super().__init__()
-        check_sizes(d_in=d_in, d_out=d_out, context_length=context_length,
-                    num_heads=num_heads, num_kv_groups=num_kv_groups)
-        check_dropout(dropout)
-        check_heads(d_out, num_heads)
-        if num_heads % num_kv_groups != 0:
-            raise ValueError(f"num_heads={num_heads} must be divisible by "
-                             f"num_kv_groups={num_kv_groups}")
+        check_layer(d_in, d_out, context_length, dropout, num_heads,
+                    num_kv_groups)
         self.context_length = context_length
         self.num_heads = num_heads
         self.num_kv_groups = num_kv_groups
@@ -54,8 +47,7 @@ class GroupedQueryAttention(nn.Module):
         self, x: torch.Tensor, cache: KVCache | None = None
     ) -> torch.Tensor:
         """(b, L, d_in) -> (b, L, d_out); after the cached tokens, if any."""
-        weight = self.W_query.weight
-        check_batch(x, weight.shape[1], weight.dtype, self.context_length)
+        check_batch(x, self.W_query, self.context_length)
         b, num_tokens, _ = x.shape
         queries = self.split(self.W_query(x), self.num_heads)   # (b, h, L, hd)
         keys = self.split(self.W_key(x), self.num_kv_groups)    # (b, g, L, hd)

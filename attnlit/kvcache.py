@@ -2,9 +2,10 @@
 # Change the chapter, then run `make tangle`.
 
 import torch
+from attnlit.checks import check_input, check_type
+from attnlit.checks import check_kv, check_window
+from attnlit.checks import check_window
 from attnlit.multihead import MultiHeadAttention
-from attnlit.self_attention import check_input
-from attnlit.self_attention import check_sizes
 
 
 def visible(
@@ -13,8 +14,7 @@ def visible(
     window: int | None = None,
 ) -> torch.Tensor:
     """Which keys each query may attend to: (L,), (S,) -> (L, S) booleans."""
-    if window is not None:
-        check_sizes(window=window)
+    check_window(window)
     query = query_positions[:, None]           # (L, 1)
     key = key_positions[None, :]               # (1, S)
     allowed = key <= query                     # nothing from the future
@@ -27,8 +27,7 @@ class KVCache:
     """One layer's keys and values so far: (b, heads, S, hd) each."""
 
     def __init__(self, window: int | None = None):
-        if window is not None:
-            check_sizes(window=window)
+        check_window(window)
         self.window = window          # keep only the last `window` tokens
         self.keys: torch.Tensor | None = None
         self.values: torch.Tensor | None = None
@@ -38,14 +37,7 @@ class KVCache:
         self, keys: torch.Tensor, values: torch.Tensor
     ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         """Append L tokens' (b, heads, L, hd); all keys, values, positions."""
-        if keys.ndim != 4 or keys.shape[:3] != values.shape[:3]:
-            raise ValueError(
-                "keys and values must be (batch, heads, tokens, head_dim) "
-                f"alike, got {tuple(keys.shape)} and {tuple(values.shape)}"
-            )
-        if self.keys is not None and keys.shape[:2] != self.keys.shape[:2]:
-            raise ValueError(f"keys {tuple(keys.shape)} do not continue the "
-                             f"cache's {tuple(self.keys.shape)}")
+        check_kv(keys, values, self.keys)
         added = keys.shape[2]
         if self.keys is not None:
             keys = torch.cat([self.keys, keys], dim=2)      # (b, heads, S, hd)
@@ -71,10 +63,8 @@ def cached_attention(
     att: MultiHeadAttention, x: torch.Tensor, cache: KVCache
 ) -> torch.Tensor:
     """att on L new tokens after the cached ones: (b, L, d_in) -> (b, L, c)."""
-    if not isinstance(att, MultiHeadAttention):
-        raise TypeError(f"att must be a MultiHeadAttention, got {type(att)}")
-    weight = att.W_query.weight
-    check_input(x, weight.shape[1], weight.dtype, batched=True)
+    check_type("att", att, MultiHeadAttention)
+    check_input(x, att.W_query, batched=True)
     b, num_tokens, _ = x.shape
     queries = att.split_heads(att.W_query(x))            # (b, h, L, hd)
     keys, values, positions = cache.update(

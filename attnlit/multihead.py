@@ -4,8 +4,8 @@
 import torch
 from torch import nn
 from attnlit.causal import CausalAttention
-from attnlit.causal import check_batch, check_dropout
-from attnlit.self_attention import check_sizes
+from attnlit.checks import check_batch, check_layer
+from attnlit.checks import check_sizes
 
 
 class MultiHeadAttentionWrapper(nn.Module):
@@ -32,15 +32,6 @@ class MultiHeadAttentionWrapper(nn.Module):
         return torch.cat([head(x) for head in self.heads], dim=-1)
 
 
-def check_heads(d_out: int, num_heads: int) -> None:
-    """Raise unless d_out splits evenly into num_heads heads."""
-    if d_out % num_heads != 0:
-        raise ValueError(
-            f"d_out must be divisible by num_heads, got d_out={d_out} "
-            f"and num_heads={num_heads}"
-        )
-
-
 class MultiHeadAttention(nn.Module):
     """Causal attention in num_heads heads: (b, n, d_in) -> (b, n, d_out)."""
 
@@ -54,10 +45,7 @@ class MultiHeadAttention(nn.Module):
         qkv_bias: bool = False,
     ):
         super().__init__()
-        check_sizes(d_in=d_in, d_out=d_out, context_length=context_length,
-                    num_heads=num_heads)
-        check_dropout(dropout)
-        check_heads(d_out, num_heads)
+        check_layer(d_in, d_out, context_length, dropout, num_heads)
         self.context_length = context_length
         self.num_heads = num_heads
         self.d_out = d_out
@@ -77,8 +65,7 @@ class MultiHeadAttention(nn.Module):
         return t.transpose(1, 2)                                  # (b,h,n,hd)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        weight = self.W_query.weight
-        check_batch(x, weight.shape[1], weight.dtype, self.context_length)
+        check_batch(x, self.W_query, self.context_length)
         b, num_tokens, _ = x.shape
         queries = self.split_heads(self.W_query(x))   # (b, h, n, hd)
         keys = self.split_heads(self.W_key(x))

@@ -38,6 +38,7 @@ ROOT = Path(__file__).resolve().parent.parent
 COMMAND = "make tangle"
 # Every generated module, by path. A marker naming anything else is a typo.
 MODULES = (
+    "attnlit/checks.py",
     "attnlit/toy.py",
     "attnlit/self_attention.py",
     "attnlit/causal.py",

@@ -15,8 +15,8 @@ import torch.nn.functional as F
 from tqdm import tqdm
 from attnlit.bench import arguments, at_least, load_average, positive_float
 from attnlit.bench import torch_threads
+from attnlit.checks import check_sizes
 from attnlit.gpt import TinyGPT
-from attnlit.self_attention import check_sizes
 
 
 IGNORE = -100  # a target that F.cross_entropy skips
