@@ -40,13 +40,17 @@ STRING_PIECES = re.compile(r'(<span class="s[12i]?">[^<]*)</span><span class="s[
 KEPT_AS_IS = re.compile("(" + "|".join(rf"<{tag}\b.*?</{tag}>" for tag in ("pre", "textarea", "script", "style"))
                         + ")", re.DOTALL)
 SVG_SLOT = re.compile(r'<div class="attnlit-svg" data-figure="([^"]+)"></div>')
-# What nbconvert adds to a notebook page that Material already provides, or that needs a CDN.
+# What nbconvert adds to a notebook page that Material already provides, or that needs a CDN:
+# scripts, comments, copy buttons, and its page styles (outside SVG: a figure keeps its own,
+# which its classes need).
 NOTEBOOK_NOISE = re.compile(
-    r"<style.*?</style>|<script.*?</script>|<!--.*?-->"
+    r"<script.*?</script>|<!--.*?-->"
     r'|<div class="zeroclipboard-container">.*?</clipboard-copy>\s*</div>'
     r'|<div class="clipboard-copy-txt".*?</div>',
     re.DOTALL,
 )
+PAGE_STYLE = re.compile(r"<style.*?</style>", re.DOTALL)
+SVG_ELEMENT = re.compile(r"(<svg\b.*?</svg>)", re.DOTALL)
 NOTEBOOK_CODE = re.compile(r'<div class="highlight-ipynb hl-python"><pre>(.*?)</pre></div>', re.DOTALL)
 OUTPUT_AREA = '<div class="jp-OutputArea jp-Cell-outputArea">'  # printed text and figures
 DISPLAY_TEX = re.compile(r"\$\$(.+?)\$\$", re.DOTALL)
@@ -211,12 +215,16 @@ def notebook_page(content: str) -> str:
     """A notebook page as mkdocs-jupyter renders it, made to look and weigh like a chapter.
 
     nbconvert inlines JupyterLab's whole stylesheet (about 570 KB), MathJax and mermaid
-    loaders and a clipboard script; Material already provides what the page needs. Code
-    cells become Material code blocks (styled, with copy buttons), outputs stay out of the
-    search index like the chapters' code, and TeX in markdown cells is wrapped like
-    arithmatex's output, so that it becomes MathML below.
+    loaders and a clipboard script; Material already provides what the page needs. A
+    figure's own <style>, inside its <svg>, stays: without it, its text and lines lose
+    their sizes and colours. Code cells become Material code blocks (styled, with copy
+    buttons), outputs stay out of the search index like the chapters' code, and TeX in
+    markdown cells is wrapped like arithmatex's output, so that it becomes MathML below.
     """
     content = NOTEBOOK_NOISE.sub("", content)
+    parts = SVG_ELEMENT.split(content)  # figures keep their <style>
+    parts[::2] = [PAGE_STYLE.sub("", part) for part in parts[::2]]
+    content = "".join(parts)
     content = content.replace(OUTPUT_AREA, OUTPUT_AREA[:-1] + " data-search-exclude>")
     content = NOTEBOOK_CODE.sub(r'<div class="highlight"><pre><code>\1</code></pre></div>', content)
     parts = re.split(r"(<pre>.*?</pre>)", content, flags=re.DOTALL)  # outputs keep their $
