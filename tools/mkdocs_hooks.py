@@ -141,7 +141,8 @@ def figure(caption: str, fence: list[str], key: str) -> list[str]:
     # not the SVG's scattered tick labels.
     caption_id = f"figure-caption-{key.rsplit(':', 1)[-1]}"
     svg, widget = draw("\n".join(fence[1:-1]), key)
-    svgs[key] = svg.replace("<svg ", f'<svg role="img" aria-labelledby="{caption_id}" ', 1)
+    # (A figure of panels is a <div> of <svg>s: the <div> is the image.)
+    svgs[key] = re.sub("^<(svg|div) ", rf'<\1 role="img" aria-labelledby="{caption_id}" ', svg, count=1)
     kind = ""
     if widget is not None:
         svgs[key] += f'\n<div class="attnlit-data" hidden>{html.escape(widget, quote=False)}</div>'
