@@ -100,15 +100,15 @@ def drawn(fig: Figure, name: str) -> list[str]:
     own = [*fig.legends, *fig.texts, *fig.lines, *fig.patches, *fig.images,
            *(ax for ax in fig.axes if ax.get_figure(root=False) is fig)]
     if own:
-        raise ValueError("a figure of subfigures must draw everything in them, "
-                         f"found {type(own[0]).__name__} on the figure itself")
+        raise ValueError("a figure of subfigures draws all in them, found "
+                         f"{type(own[0]).__name__} on the figure itself")
     engine, svgs = fig.get_layout_engine(), []
     fig.set_layout_engine("none")  # keep the layout that the first pass found
     try:
         for i, panel in enumerate(fig.subfigs):
             for other in fig.subfigs:
                 other.set_visible(other is panel)
-            # The subfigure, and what it draws beyond its edges (3-D axes' labels).
+            # The subfigure, and what it draws past its edges (3-D labels).
             box = Bbox.union([panel.bbox, panel.get_tightbbox()])
             svgs.append(svg(f"{name}#{i}", Bbox(box.get_points() / fig.dpi)))
     finally:
@@ -138,7 +138,9 @@ def to_svg(fig: Figure, name: str = "figure") -> str:
     svg = style_classes("\n".join(svgs), name).replace(INK, "currentColor")
     svg = svg.replace(  # a figure with no shared style needs no <style>
         '<defs>\n<style type="text/css"></style>\n</defs>\n', "")
-    return svg if len(svgs) == 1 else f'<div class="attnlit-panels">\n{svg}\n</div>'
+    if len(svgs) == 1:
+        return svg
+    return f'<div class="attnlit-panels">\n{svg}\n</div>'
 
 
 def arrows(

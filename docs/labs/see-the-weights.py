@@ -144,7 +144,8 @@ def label(token: int) -> str:
 labels = [label(token) for token in ids.tolist()]
 weights = model.attention_weights(ids[None])   # 2 x (1, h, n, n)
 
-# Each head a panel with its own labels: two side by side, or stacked on a phone.
+# Each head a panel with its own labels: two side by side, or stacked on a
+# phone.
 fig = Figure(figsize=(6.4, 6.6), layout="constrained")
 heads = [(0, 0), (0, 1), (1, 0), (1, 1)]
 for (layer, head), panel in zip(heads, fig.subfigures(2, 2).flat):

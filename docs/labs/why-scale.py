@@ -60,7 +60,7 @@ display(HTML(to_svg(fig, name="saturation")))
 # %%
 torch.manual_seed(seed)
 fig = Figure(figsize=(6.8, 2.8), layout="constrained")
-panels = [panel.subplots() for panel in fig.subfigures(1, 2)]  # a phone stacks them
+panels = [sub.subplots() for sub in fig.subfigures(1, 2)]  # a phone stacks them
 for ax, c in zip(panels, (4, 4096)):
     query, keys = torch.randn(c), torch.randn(num_keys, c)
     scores = keys @ query                               # (num_keys,)
