@@ -13,6 +13,7 @@ from matplotlib.colors import to_rgba
 from matplotlib.figure import Figure
 from matplotlib.layout_engine import ConstrainedLayoutEngine
 from matplotlib.patches import Rectangle
+from matplotlib.transforms import Bbox
 import numpy
 import re
 import torch
@@ -84,27 +85,62 @@ def style_classes(svg: str, name: str) -> str:
     return svg.replace("</style>", rules + "</style>", 1)
 
 
+def drawn(fig: Figure, name: str) -> list[str]:
+    """matplotlib's SVG of the figure, or of each of its subfigures."""
+    def svg(salt: str, box: Bbox | None = None) -> str:
+        buffer = io.StringIO()
+        # The salt keeps element ids unique when several figures share a page.
+        with matplotlib.rc_context({"svg.hashsalt": salt}):
+            fig.savefig(buffer, format="svg", transparent=True,
+                        bbox_inches=box, metadata={"Date": None})
+        return buffer.getvalue()
+
+    if not fig.subfigs:
+        return [svg(name)]
+    own = [*fig.legends, *fig.texts, *fig.lines, *fig.patches, *fig.images,
+           *(ax for ax in fig.axes if ax.get_figure(root=False) is fig)]
+    if own:
+        raise ValueError("a figure of subfigures draws all in them, found "
+                         f"{type(own[0]).__name__} on the figure itself")
+    engine, svgs = fig.get_layout_engine(), []
+    fig.set_layout_engine("none")  # keep the layout that the first pass found
+    try:
+        for i, panel in enumerate(fig.subfigs):
+            for other in fig.subfigs:
+                other.set_visible(other is panel)
+            # The subfigure, and what it draws past its edges (3-D labels).
+            box = Bbox.union([panel.bbox, panel.get_tightbbox()])
+            svgs.append(svg(f"{name}#{i}", Bbox(box.get_points() / fig.dpi)))
+    finally:
+        for panel in fig.subfigs:
+            panel.set_visible(True)
+        fig.set_layout_engine(engine)
+    return svgs
+
+
 def to_svg(fig: Figure, name: str = "figure") -> str:
-    """The figure as inline <svg>; its ink follows the page's text colour."""
-    buffer = io.StringIO()
+    """The figure as inline <svg>, or one per subfigure; ink is the page's."""
     # Text stays <text>, in one named font rather than a list of ten fallbacks.
-    # `name` keeps element ids unique when several figures share a page.
-    style = {"svg.fonttype": "none", "svg.hashsalt": name,
-             "font.sans-serif": ["DejaVu Sans"]}
+    style = {"svg.fonttype": "none", "font.sans-serif": ["DejaVu Sans"]}
     with matplotlib.rc_context(style):
         # Constrained layout may need a second pass to settle, with axes of
         # fixed aspect (heatmaps): on the first, a title can end up cut off.
         fig.draw_without_rendering()
-        fig.savefig(buffer, format="svg", transparent=True,
-                    metadata={"Date": None})
-    svg = ungroup(buffer.getvalue())  # also drops the declaration and doctype
-    # In tags, a tenth of a point is precise enough; text between tags is kept.
-    svg = re.sub(r"<[^>]+>", lambda tag: DECIMALS.sub(r"\1", tag[0]), svg)
-    for pattern, replacement in SVG_TRIMS:
-        svg = re.sub(pattern, replacement, svg)
-    svg = style_classes(svg, name).replace(INK, "currentColor")
-    return svg.replace(  # a figure with no shared style needs no <style>
+        svgs = drawn(fig, name)
+    for i, svg in enumerate(svgs):
+        svg = ungroup(svg)  # also drops the declaration and doctype
+        # In tags, a tenth of a point is precise enough; text is kept.
+        svg = re.sub(r"<[^>]+>", lambda tag: DECIMALS.sub(r"\1", tag[0]), svg)
+        for pattern, replacement in SVG_TRIMS:
+            svg = re.sub(pattern, replacement, svg)
+        svgs[i] = svg
+    # Panels share their classes: the first panel's <style> holds them all.
+    svg = style_classes("\n".join(svgs), name).replace(INK, "currentColor")
+    svg = svg.replace(  # a figure with no shared style needs no <style>
         '<defs>\n<style type="text/css"></style>\n</defs>\n', "")
+    if len(svgs) == 1:
+        return svg
+    return f'<div class="attnlit-panels">\n{svg}\n</div>'
 
 
 def arrows(
@@ -113,6 +149,8 @@ def arrows(
     labels: Sequence[str] = (),
     color: str = "C0",
     label: str | None = None,
+    below: Collection[int] = (),
+    fontsize: float = 10,
 ) -> None:
     """Draw each row of `points`, shape (n, 2), as an arrow from the origin."""
     points = torch.as_tensor(points, dtype=torch.float32)
@@ -123,10 +161,13 @@ def arrows(
     for i, (x, y) in enumerate(points.tolist()):
         ax.annotate("", xy=(x, y), xytext=(0, 0), arrowprops=head)
         if i < len(labels):
-            ax.annotate(labels[i], (x, y), xytext=(4, 4), color=INK,
-                        textcoords="offset points")
+            under = i in below
+            ax.annotate(labels[i], (x, y), xytext=(4, -4 if under else 4),
+                        va="top" if under else "baseline", color=INK,
+                        fontsize=fontsize, textcoords="offset points")
     ax.plot([], [], color=color, label=label)  # legend entry, shown if labelled
     ax.scatter(*points.T, s=0)  # let autoscaling see the arrow tips
+    ax.margins(0.15)  # and leave room for the labels beyond them
     ax.axhline(0, color=INK, lw=0.5, alpha=0.4)
     ax.axvline(0, color=INK, lw=0.5, alpha=0.4)
     ax.set_aspect("equal", adjustable="datalim")
@@ -168,7 +209,7 @@ def heatmap(
             value = weights[row, col].item()
             dark = value > 0.55 * vmax  # white text on the darker cells
             ax.text(col, row, f"{value:.2f}", ha="center", va="center",
-                    fontsize=8, color="white" if dark else "#222222")
+                    fontsize=9, color="white" if dark else "#222222")
     ax.set_xticks(range(n), labels, rotation=45, ha="right")
     ax.set_yticks(range(n), labels)
     ax.set(xlabel="key", ylabel="query", title=title)

@@ -8,9 +8,11 @@ each page is opened once, and that visit records what it loaded, blocked and log
 formulas and figures came out, and what axe-core finds in the light palette and, after a click
 on the palette toggle, in the dark one. On a page with figures readers can move (widgets), the
 same visit moves every control, by keyboard and by pointer, and reads what the widget shows; a
-second visit, with JavaScript off, checks that the static figure is there instead. The tests
-below read those records. Every wait is on a condition (a response, an attribute, an element),
-never on time.
+second visit, with JavaScript off, checks that the static figure is there instead. Every page
+with figures is opened once more on a phone's screen (390 px), several at a time in one
+context, where its figures are measured again and its widgets checked. The tests below read
+those records. Every wait is on a condition (a response, an attribute, an element), never on
+time.
 """
 
 import asyncio
@@ -544,6 +546,99 @@ FAR_BELOW = """() => {
 }"""
 
 
+# Every figure of the page as a reader sees it: drawn at build time (.attnlit-figure, one SVG or
+# a panel of several), by a widget, or by a lab's cell. See test_figure_labels_overlap_nothing
+# for what overlapping means. Returns, for the tests:
+# - unstyled: each class used in a figure's SVG that no CSS rule applying to it names;
+# - small: each run of text drawn below 11 CSS px (its font size times its screen scale);
+# - overlaps: each label that overlaps another, a line of the axes or a marker;
+# - images: figures in a lab's output drawn as <img> (their text escapes every check);
+# - count, texts: how many figures and runs of text were measured.
+FIGURES = r"""() => {
+    const svgs = [...document.querySelectorAll("article .attnlit-figure svg, article .jp-OutputArea svg")];
+    const outputs = [...document.querySelectorAll("article .jp-OutputArea svg")];
+    const name = svg => svg.closest("figure")?.querySelector("figcaption")?.id ?? `output ${outputs.indexOf(svg)}`;
+    const selectors = [];
+    const collect = rules => { for (const rule of rules) {
+        if (rule.selectorText) selectors.push(rule.selectorText);
+        else if (rule.cssRules && (!rule.media || matchMedia(rule.media.mediaText).matches)) collect(rule.cssRules);
+    } };
+    for (const sheet of document.styleSheets) collect(sheet.cssRules);
+    const naming = new Map();  // class -> the selectors that name it
+    for (const selector of selectors)
+        for (const [, cls] of selector.matchAll(/\.([\w-]+)/g)) naming.set(cls, [...naming.get(cls) ?? [], selector]);
+    const applies = (element, selector) => { try { return element.matches(selector); } catch { return false; } };
+    const unstyled = new Set();
+    for (const svg of svgs)
+        for (const element of [svg, ...svg.querySelectorAll("[class]")])
+            for (const cls of element.classList)
+                if (!(naming.get(cls) ?? []).some(selector => applies(element, selector)))
+                    unstyled.add(`${name(svg)}: .${cls}`);
+    // Boxes on the screen: four corners, turned as the element is.
+    const corners = (element, [x0, y0, x1, y1]) => {
+        const m = element.getScreenCTM();
+        return [[x0, y0], [x1, y0], [x1, y1], [x0, y1]].map(([x, y]) => [m.a * x + m.c * y + m.e, m.b * x + m.d * y + m.f]);
+    };
+    const normals = shape => shape.map((p, i) => { const q = shape[(i + 1) % shape.length]; return [q[1] - p[1], p[0] - q[0]]; });
+    // Separating axes: two convex shapes (a box, a segment) are apart when some edge's normal
+    // separates them. Touching is apart.
+    const apart = (a, b) => [...normals(a), ...normals(b)].some(([x, y]) => {
+        if (!x && !y) return false;
+        const pa = a.map(p => p[0] * x + p[1] * y), pb = b.map(p => p[0] * x + p[1] * y);
+        return Math.max(...pa) <= Math.min(...pb) || Math.max(...pb) <= Math.min(...pa);
+    });
+    const straight = element => {  // a horizontal or vertical stroke, as a segment on the screen
+        let points = null;
+        if (element.tagName === "line") points = ["1", "2"].map(i => ["x", "y"].map(a => +element.getAttribute(a + i)));
+        else if (element.tagName === "polyline") points = element.getAttribute("points").trim().split(/\s+/).map(p => p.split(",").map(Number));
+        else {
+            const d = element.getAttribute("d")?.match(/^M\s*(-?[\d.]+)[\s,]+(-?[\d.]+)\s*L\s*(-?[\d.]+)[\s,]+(-?[\d.]+)\s*$/);
+            if (d) points = [[+d[1], +d[2]], [+d[3], +d[4]]];
+        }
+        if (points?.length !== 2 || (points[0][0] !== points[1][0] && points[0][1] !== points[1][1])) return null;
+        const m = element.getScreenCTM();
+        return points.map(([x, y]) => [m.a * x + m.c * y + m.e, m.b * x + m.d * y + m.f]);
+    };
+    const small = [], overlaps = [];
+    let texts = 0;
+    for (const svg of svgs.filter(svg => svg.checkVisibility())) {
+        const labels = [];
+        for (const text of svg.querySelectorAll("text")) {
+            // The runs that hold glyphs (mathtext is a <tspan> per glyph); whitespace between
+            // runs draws nothing.
+            const runs = [text, ...text.querySelectorAll("tspan")]
+                .filter(run => [...run.childNodes].some(node => node.nodeType === 3 && node.textContent.trim()));
+            if (!runs.length) continue;
+            const boxes = runs.map(run => {
+                const m = run.getScreenCTM(), size = parseFloat(getComputedStyle(run).fontSize);
+                texts += 1;
+                if (size * Math.hypot(m.a, m.b) < 11)
+                    small.push(`${name(svg)}: "${run.textContent.trim()}" ${(size * Math.hypot(m.a, m.b)).toFixed(1)} px`);
+                const box = run.getBBox(), inset = 0.1 * size;
+                return [box.x + inset, box.y + inset, box.x + box.width - inset, box.y + box.height - inset];
+            });
+            labels.push([text.textContent.replace(/\s+/g, ""), corners(text, [
+                Math.min(...boxes.map(b => b[0])), Math.min(...boxes.map(b => b[1])),
+                Math.max(...boxes.map(b => b[2])), Math.max(...boxes.map(b => b[3]))])]);
+        }
+        const drawn = [...svg.querySelectorAll("line, polyline, path, use")]
+            .filter(element => !element.closest("defs, pattern, clipPath, marker, mask"));
+        const lines = drawn.filter(element => element.tagName !== "use").map(straight).filter(Boolean);
+        const markers = drawn.filter(element => element.tagName === "use").map(use => [use, use.getBBox()])
+            .filter(([, box]) => box.width > 0 && box.height > 0)
+            .map(([use, box]) => corners(use, [box.x, box.y, box.x + box.width, box.y + box.height]));
+        labels.forEach(([label, box], i) => {
+            for (const [other, its] of labels.slice(i + 1))
+                if (!apart(box, its)) overlaps.push(`${name(svg)}: "${label}" on "${other}"`);
+            if (lines.some(line => !apart(box, line))) overlaps.push(`${name(svg)}: "${label}" on a line`);
+            if (markers.some(marker => !apart(box, marker))) overlaps.push(`${name(svg)}: "${label}" under a marker`);
+        });
+    }
+    const images = [...document.querySelectorAll("article .jp-OutputArea img")].map(img => img.alt);
+    return {unstyled: [...unstyled], small, overlaps, images, count: svgs.length, texts};
+}"""
+
+
 # On a phone, how large a widget draws (its width on screen over its drawing's width), and
 # whether anything makes the page wider than the screen.
 PHONE = """() => [...document.querySelectorAll("figure.attnlit-live > svg.attnlit-drawing")]
@@ -551,12 +646,11 @@ PHONE = """() => [...document.querySelectorAll("figure.attnlit-live > svg.attnli
     .concat(document.documentElement.scrollWidth - document.documentElement.clientWidth)"""
 
 
-async def phone_record(browser, server: str, page_name: str) -> dict:
-    """A page with widgets on a phone's screen (390 px): widgets stack their panels."""
-    context = await browser.new_context(viewport={"width": 390, "height": 844})
-    context.set_default_timeout(120_000)
+async def phone_record(context, server: str, page_name: str) -> dict:
+    """A page with figures on a phone's screen (390 px): its figures measured, its widgets'
+    panels stacked. In a context that the pages share (several open at once)."""
+    page, errors = await context.new_page(), []
     try:
-        page, errors = await context.new_page(), []
         page.on("pageerror", lambda error: errors.append(str(error)))
         await page.goto(server + url_path(page_name))
         figures = await page.locator("figure[data-widget]").all()
@@ -564,6 +658,7 @@ async def phone_record(browser, server: str, page_name: str) -> dict:
             await figure.scroll_into_view_if_needed()
             await figure.locator(".attnlit-numbers").wait_for()
         *scales, overflow = await page.evaluate(PHONE)
+        measured = await page.evaluate(FIGURES)
         style = await page.evaluate_handle(NO_HEADER)
         for i, figure in enumerate(figures):
             await figure.screenshot(path=SHOTS / f"widget-{shot_name(page_name)}-{i}-phone.png")
@@ -575,9 +670,9 @@ async def phone_record(browser, server: str, page_name: str) -> dict:
         widened = [await figure.evaluate("f => f.querySelector('svg.attnlit-drawing').innerHTML")
                    for figure in figures]
         return {"scales": scales, "overflow": overflow, "errors": errors, "widgets": len(figures),
-                "widened": widened}
+                "widened": widened, "figures": measured}
     finally:
-        await context.close()
+        await page.close()
 
 
 # A page as a phone shows it (390 px), every fold open and every tab shown. What is cut: an
@@ -881,8 +976,9 @@ async def page_record(browser, server: str, page_name: str) -> dict:
             await figure.scroll_into_view_if_needed()
             await figure.locator(".attnlit-numbers").wait_for()
         record["widgets"] = []
-        record["figure names"] = await accessible_names(visit, ".attnlit-figure > svg:not(.attnlit-static)")
+        record["figure names"] = await accessible_names(visit, ".attnlit-figure > [role=img]:not(.attnlit-static)")
         await page.wait_for_function(MOUNTED, polling="raf")
+        record["figures"] = await page.evaluate(FIGURES)
         SHOTS.mkdir(exist_ok=True)
         for scheme in ("default", "slate"):
             if scheme == "slate":
@@ -943,12 +1039,17 @@ async def browse(server: str) -> dict:
         for name, seen in zip(with_widgets, statics):
             records[name]["static"] = seen
 
+        # Pages with figures on a phone, in one context.
+        with_figures = [name for name, seen in records.items() if isinstance(seen, dict) and seen["figures"]["count"]]
+        phone_context = await browser.new_context(viewport={"width": 390, "height": 844})
+        phone_context.set_default_timeout(120_000)
+
         async def phone(name):
             async with slots:
-                return await phone_record(browser, server, name)
+                return await phone_record(phone_context, server, name)
 
-        phones = await asyncio.gather(*(phone(name) for name in with_widgets), return_exceptions=True)
-        for name, seen in zip(with_widgets, phones):
+        phones = await asyncio.gather(*(phone(name) for name in with_figures), return_exceptions=True)
+        for name, seen in zip(with_figures, phones):
             records[name]["phone"] = seen
 
         async def narrow(name):
@@ -959,6 +1060,7 @@ async def browse(server: str) -> dict:
         for name, seen in zip(PAGES, narrows):
             if isinstance(records[name], dict):
                 records[name]["narrow"] = seen
+        await phone_context.close()
         # Visits of their own, each kept in one page's record (an exception too, for its tests).
         journeys = {"instant": (INSTANT[0], instant_record), "palette": (PALETTE_PAGES[0], palette_record),
                     "palette system": (PALETTE_PAGES[1], palette_system_record)}
@@ -1091,6 +1193,66 @@ def test_figures_follow_the_palette_toggle(browsed):
             assert ink["slate"][1] < 0.3 < 0.7 < ink["slate"][0], name
             pages += 1
     assert pages >= 5
+
+
+def measured(browsed: dict, page_name: str) -> dict:
+    """The page's figures as measured on a wide screen (1280 px) and on a phone (390 px)."""
+    seen = record(browsed, page_name)
+    widths = {"1280 px": seen["figures"]}
+    if seen["figures"]["count"]:
+        phone = seen["phone"]
+        if isinstance(phone, BaseException):
+            raise phone
+        widths["390 px"] = phone["figures"]
+    return widths
+
+
+@pytest.mark.parametrize("page_name", PAGES)
+def test_every_class_in_a_figure_has_a_rule_that_applies(browsed, page_name):
+    """A figure's SVG names its shared styles as classes, defined in its own <style>: a page
+    that loses that <style> (the labs' did) draws black shapes and 16 px text."""
+    for width, figures in measured(browsed, page_name).items():
+        assert figures["unstyled"] == [], width
+
+
+@pytest.mark.parametrize("page_name", PAGES)
+def test_figure_text_is_drawn_at_11_px_or_more_on_a_wide_screen_and_a_phone(browsed, page_name):
+    """Every run of text of every figure on screen, widgets included, at 1280 and 390 px: its
+    font size times the scale at which its SVG is drawn. (A figure wider than the column
+    shrinks; its panels stack on a phone instead.) A lab's figure is inline SVG, never an
+    image, whose text no check could see."""
+    for width, figures in measured(browsed, page_name).items():
+        assert figures["small"] == [], width
+        assert figures["images"] == [], width
+        assert figures["texts"] > 0 or not figures["count"], f"{width}: figures without text?"
+
+
+def test_figures_are_measured_on_every_page_that_has_them(browsed):
+    pages = {name: measured(browsed, name) for name in PAGES}
+    assert sum(widths["1280 px"]["count"] for widths in pages.values()) >= 30
+    assert sum(len(widths) == 2 for widths in pages.values()) >= 15
+    assert sum(widths["390 px"]["texts"] for widths in pages.values() if len(widths) == 2) >= 1000
+
+
+@pytest.mark.parametrize("page_name", PAGES)
+def test_figure_labels_overlap_nothing(browsed, page_name):
+    """No label of a figure on screen overlaps another label, a line of the axes or a marker,
+    at 1280 and 390 px.
+
+    A label is a <text> (mathtext's glyphs, one <tspan> each, together). Its box is the union
+    of the boxes the browser lays its runs of glyphs in (advance width, the font's ascent to
+    its descent), each inset by a tenth of its font size, and turned with the text: glyphs
+    seldom reach those edges, so labels whose boxes only touch there do not collide. Two
+    labels overlap when their boxes intersect with some area (a separating-axis test on the
+    turned boxes); a label overlaps a line of the axes when a horizontal or vertical stroke
+    (a spine, a zero line, a rule: a two-point <path>, <line> or <polyline>) crosses its box;
+    and a marker (a data point, a <use> of a marker's shape) when the marker's box meets it.
+    Lines at an angle (data, arrows) and filled areas (bars, a heatmap's cells, an image) are
+    not checked: a number that annotates a heatmap's cell sits on that cell on purpose.
+    """
+    for width, figures in measured(browsed, page_name).items():
+        assert figures["overlaps"] == [], width
+
 
 
 @pytest.mark.parametrize("query", SEARCHES)

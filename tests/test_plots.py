@@ -147,3 +147,41 @@ def test_a_figures_style_reaches_only_its_own_elements():
     root = re.match(r"<svg [^>]*>", svg)[0]  # what those rules set, the root passes down
     for attribute in ('stroke-linejoin="round"', 'stroke-linecap="butt"', "font-family=\"'DejaVu Sans'"):
         assert attribute in root, root
+
+
+def test_panels_keep_their_ids_apart():
+    """Two panels cropped from one figure have the same clip boxes: their ids must differ."""
+    fig = Figure(figsize=(6, 3), layout="constrained")
+    for panel in fig.subfigures(1, 2):
+        panel.subplots().plot([0, 1], [0, 1], "o")
+    svg = to_svg(fig, name="x")
+    assert svg.startswith('<div class="attnlit-panels">') and svg.count("<svg ") == 2
+    ids = re.findall(r' id="([^"]+)"', svg)
+    assert len(ids) > 2 and len(ids) == len(set(ids)), ids
+    for ref in set(re.findall(r'(?:href="|url\()#([^")]+)', svg)):
+        assert f'id="{ref}"' in svg, f"#{ref} is used but gone"
+
+
+def test_a_panel_keeps_what_it_draws_beyond_its_subfigure():
+    """A 3-D axes' labels reach past its subfigure (constrained layout does not see them):
+    the panel is cropped to what it draws, not cut at the subfigure's edge."""
+    fig = Figure(figsize=(6.3, 3.6), layout="constrained")
+    left, right = fig.subfigures(1, 2, width_ratios=[3.7, 2.6])
+    space = left.add_subplot(projection="3d")
+    space.set(xlabel="x", ylabel="depth", zlabel="height")
+    right.subplots()
+    svg = to_svg(fig, name="x")
+    fig.draw_without_rendering()
+    reach = left.get_tightbbox().x1 / fig.dpi * 72  # points
+    assert reach > left.bbox.x1 / fig.dpi * 72 + 5  # it does reach past the edge
+    widths = [float(width) for width in re.findall(r'<svg [^>]*width="([\d.]+)pt"', svg)]
+    assert widths[0] >= reach - 0.5, (widths, reach)
+
+
+def test_a_figure_of_subfigures_draws_nothing_itself():
+    fig = Figure(layout="constrained")
+    for panel in fig.subfigures(1, 2):
+        panel.subplots().plot([0, 1], [0, 1], label="a line")
+    fig.suptitle("a title across both")
+    with pytest.raises(ValueError, match="found Text on the figure itself"):
+        to_svg(fig)

@@ -36,13 +36,17 @@ CODE_BLOCK = re.compile(r'<div class="(?:language-\w+ )?highlight"')
 # (gzip -6; 70 to 80 KB less stored).
 PLAIN_TOKEN = re.compile(r'<span class="(?:[nwop]|kc|sa)">([^<]*)</span>')
 SVG_SLOT = re.compile(r'<div class="attnlit-svg" data-figure="([^"]+)"></div>')
-# What nbconvert adds to a notebook page that Material already provides, or that needs a CDN.
+# What nbconvert adds to a notebook page that Material already provides, or that needs a CDN:
+# scripts, comments, copy buttons, and its page styles (outside SVG: a figure keeps its own,
+# which its classes need).
 NOTEBOOK_NOISE = re.compile(
-    r"<style.*?</style>|<script.*?</script>|<!--.*?-->"
+    r"<script.*?</script>|<!--.*?-->"
     r'|<div class="zeroclipboard-container">.*?</clipboard-copy>\s*</div>'
     r'|<div class="clipboard-copy-txt".*?</div>',
     re.DOTALL,
 )
+PAGE_STYLE = re.compile(r"<style.*?</style>", re.DOTALL)
+SVG_ELEMENT = re.compile(r"(<svg\b.*?</svg>)", re.DOTALL)
 NOTEBOOK_CODE = re.compile(r'<div class="highlight-ipynb hl-python"><pre>(.*?)</pre></div>', re.DOTALL)
 OUTPUT_AREA = '<div class="jp-OutputArea jp-Cell-outputArea">'  # printed text and figures
 DISPLAY_TEX = re.compile(r"\$\$(.+?)\$\$", re.DOTALL)
@@ -122,7 +126,8 @@ def figure(caption: str, fence: list[str], key: str) -> list[str]:
     # not the SVG's scattered tick labels.
     caption_id = f"figure-caption-{key.rsplit(':', 1)[-1]}"
     svg, widget = draw("\n".join(fence[1:-1]), key)
-    svgs[key] = svg.replace("<svg ", f'<svg role="img" aria-labelledby="{caption_id}" ', 1)
+    # (A figure of panels is a <div> of <svg>s: the <div> is the image.)
+    svgs[key] = re.sub("^<(svg|div) ", rf'<\1 role="img" aria-labelledby="{caption_id}" ', svg, count=1)
     kind = ""
     if widget is not None:
         svgs[key] += f'\n<div class="attnlit-data" hidden>{html.escape(widget, quote=False)}</div>'
@@ -208,12 +213,16 @@ def notebook_page(content: str) -> str:
     """A notebook page as mkdocs-jupyter renders it, made to look and weigh like a chapter.
 
     nbconvert inlines JupyterLab's whole stylesheet (about 570 KB), MathJax and mermaid
-    loaders and a clipboard script; Material already provides what the page needs. Code
-    cells become Material code blocks (styled, with copy buttons), outputs stay out of the
-    search index like the chapters' code, and TeX in markdown cells is wrapped like
-    arithmatex's output, so that it becomes MathML below.
+    loaders and a clipboard script; Material already provides what the page needs. A
+    figure's own <style>, inside its <svg>, stays: without it, its text and lines lose
+    their sizes and colours. Code cells become Material code blocks (styled, with copy
+    buttons), outputs stay out of the search index like the chapters' code, and TeX in
+    markdown cells is wrapped like arithmatex's output, so that it becomes MathML below.
     """
     content = NOTEBOOK_NOISE.sub("", content)
+    parts = SVG_ELEMENT.split(content)  # figures keep their <style>
+    parts[::2] = [PAGE_STYLE.sub("", part) for part in parts[::2]]
+    content = "".join(parts)
     content = content.replace(OUTPUT_AREA, OUTPUT_AREA[:-1] + " data-search-exclude>")
     content = NOTEBOOK_CODE.sub(r'<div class="highlight"><pre><code>\1</code></pre></div>', content)
     parts = re.split(r"(<pre>.*?</pre>)", content, flags=re.DOTALL)  # outputs keep their $

@@ -32,11 +32,11 @@ n = len(words)
 
 
 def show(panels: dict[str, torch.Tensor], name: str) -> None:
-    """Draw (n, n) weight matrices side by side, inline as SVG."""
-    fig = Figure(figsize=(4 * len(panels), 4), layout="constrained")
-    axes = fig.subplots(1, len(panels), squeeze=False)[0]
-    for ax, (title, weights) in zip(axes, panels.items()):
-        heatmap(ax, weights, words, title=title)
+    """Draw (n, n) weight matrices side by side (a phone stacks them) as SVG."""
+    fig = Figure(figsize=(3.4 * len(panels), 3.4), layout="constrained")
+    subfigures = fig.subfigures(1, len(panels), squeeze=False).flat
+    for panel, (title, weights) in zip(subfigures, panels.items()):
+        heatmap(panel.subplots(), weights, words, title=title)
     display(HTML(to_svg(fig, name=name)))
 
 
@@ -113,12 +113,13 @@ show({f"head {h + 1}": caught[0][h] for h in range(2)}, "heads")
 # induction heads (1.0, 1.1). It was trained on random token ids from 0 to 255, which can
 # stand for bytes: any ASCII text of up to 32 characters is something it can read. Type a
 # `text` that repeats itself, or set `text = ""` to draw `length` random tokens from
-# `seed` and repeat them. Head `l.h` is head `h` of layer `l`, counted from 0.
+# `seed` and repeat them. Head `l.h` is head `h` of layer `l`, counted from 0. White is a
+# weight of 0, the darkest blue 1.
 
 # %%
 from attnlit.gpt import load_trained
 
-text = "journey starts; journey starts"
+text = "one step; one step"
 length = 12  # used when text is empty: this many random tokens, then again
 seed = 123
 
@@ -143,22 +144,19 @@ def label(token: int) -> str:
 labels = [label(token) for token in ids.tolist()]
 weights = model.attention_weights(ids[None])   # 2 x (1, h, n, n)
 
-fig = Figure(figsize=(8, 7.6), layout="constrained")
-axes = fig.subplots(2, 2)
-for (layer, head), ax in zip([(0, 0), (0, 1), (1, 0), (1, 1)], axes.flat):
-    image = ax.imshow(weights[layer][0, head].numpy(), cmap="Blues", vmin=0,
-                      vmax=1, interpolation="none")
+# Each head a panel with its own labels: two side by side, or stacked on a
+# phone.
+fig = Figure(figsize=(6.4, 6.6), layout="constrained")
+heads = [(0, 0), (0, 1), (1, 0), (1, 1)]
+for (layer, head), panel in zip(heads, fig.subfigures(2, 2).flat):
+    ax = panel.subplots()
+    ax.imshow(weights[layer][0, head].numpy(), cmap="Blues", vmin=0, vmax=1,
+              interpolation="none")
     ax.set_title(f"head {layer}.{head}")
-    ax.set_xticks(range(n) if layer == 1 else [])  # labels outside only
-    ax.set_yticks(range(n) if head == 0 else [])
-    ax.tick_params(length=0, labelsize=7)
-for ax in axes[1]:
-    ax.set_xticklabels(labels, rotation=90)
-    ax.set_xlabel("key")
-for ax in axes[:, 0]:
-    ax.set_yticklabels(labels)
-    ax.set_ylabel("query")
-fig.colorbar(image, ax=axes, shrink=0.5, label="attention weight")
+    ax.set_xticks(range(n), labels)
+    ax.set_yticks(range(n), labels)
+    ax.tick_params(length=0, labelsize=9)
+    ax.set(xlabel="key", ylabel="query")
 display(HTML(to_svg(fig, name="trained")))
 
 # %% [markdown]

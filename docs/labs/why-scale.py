@@ -8,7 +8,7 @@
 
 # %%
 import torch
-from IPython.display import SVG, display
+from IPython.display import HTML, display
 from matplotlib.figure import Figure
 
 from attnlit.plots import ORANGE, to_svg
@@ -34,8 +34,8 @@ for c, (w_s, g_s), (w_u, g_u) in zip(widths, runs[True], runs[False]):
     print(f"{c:5d}  {w_s:14.2f} {w_u:9.2f}  {g_s:19.2e} {g_u:10.2e}")
 
 # %%
-fig = Figure(figsize=(8, 3.2), layout="constrained")
-weight_ax, grad_ax = fig.subplots(1, 2)
+fig = Figure(figsize=(6.8, 3), layout="constrained")
+weight_ax, grad_ax = (panel.subplots() for panel in fig.subfigures(1, 2))
 for scaled, color in ((True, "C0"), (False, ORANGE)):
     largest, grads = zip(*runs[scaled])
     label = "scaled by √c" if scaled else "unscaled"
@@ -45,8 +45,11 @@ weight_ax.set(xscale="log", xlabel="width c", ylabel="largest weight",
               ylim=(0, 1.05))
 grad_ax.set(xscale="log", yscale="log", xlabel="width c",
             ylabel="gradient norm")
+for ax in (weight_ax, grad_ax):  # 16, not 10 with a small exponent
+    ax.set_xticks(widths[::2], [str(c) for c in widths[::2]])
+grad_ax.yaxis.set_major_formatter("{x:g}")
 weight_ax.legend(frameon=False)
-display(SVG(to_svg(fig, name="saturation")))
+display(HTML(to_svg(fig, name="saturation")))
 
 # %% [markdown]
 # ## One query, seen up close
@@ -56,8 +59,9 @@ display(SVG(to_svg(fig, name="saturation")))
 
 # %%
 torch.manual_seed(seed)
-fig = Figure(figsize=(8, 2.8), layout="constrained")
-for ax, c in zip(fig.subplots(1, 2, sharey=True), (4, 4096)):
+fig = Figure(figsize=(6.8, 2.8), layout="constrained")
+panels = [sub.subplots() for sub in fig.subfigures(1, 2)]  # a phone stacks them
+for ax, c in zip(panels, (4, 4096)):
     query, keys = torch.randn(c), torch.randn(num_keys, c)
     scores = keys @ query                               # (num_keys,)
     for offset, (scale, color) in enumerate(((c**0.5, "C0"), (1.0, ORANGE))):
@@ -65,7 +69,6 @@ for ax, c in zip(fig.subplots(1, 2, sharey=True), (4, 4096)):
         label = "scaled" if scale != 1.0 else "unscaled"
         ax.bar(torch.arange(num_keys) + 0.4 * offset, weights.tolist(),
                width=0.4, color=color, label=label)
-    ax.set(title=f"c = {c}", xlabel="key", ylim=(0, 1.05))
-fig.axes[0].set_ylabel("weight")
-fig.axes[0].legend(frameon=False)
-display(SVG(to_svg(fig, name="one-query")))
+    ax.set(title=f"c = {c}", xlabel="key", ylabel="weight", ylim=(0, 1.05))
+panels[0].legend(frameon=False)
+display(HTML(to_svg(fig, name="one-query")))

@@ -9,8 +9,10 @@
   return (svg, narrow) => {
     const { tokens, shades, keys, top } = d.sequences[seq()], n = tokens.length;
     const chosen = layer() * d.heads + head(), labels = tokens.map(String);
-    // All heads, the chosen one framed; on a narrow screen, the chosen one only, larger.
-    const s = narrow ? 18 : 16, size = n * s, shown = narrow ? 1 : d.heads;
+    // All heads, the chosen one framed; on a narrow screen, the chosen one only. Cells of
+    // 18 px hold labels of 11 px (the smallest text the site draws), in a drawing that fits
+    // the column unshrunk: 676 px wide, or 346 px on a narrow screen.
+    const s = 18, size = n * s;
     shades.forEach((cells, h) => {
       if (narrow && h !== chosen) return;
       let k = 0;
@@ -18,7 +20,7 @@
         .map(p => p > m ? 0 : parseInt(cells[k++], 36) / 35));
       const at = narrow ? 0 : h;
       const x = 40 + (at % d.heads) * (size + 30), y = 24 + Math.floor(at / d.heads) * (size + 44);
-      grid(svg, x, y, s, rows, { font: narrow ? 9 : 8,
+      grid(svg, x, y, s, rows, { font: 11,
         title: `head ${Math.floor(h / d.heads)}.${h % d.heads}`, rows: x === 40 ? labels : [],
         cols: narrow || h >= shades.length - d.heads ? labels : [] });
       if (h === chosen && !narrow) frame(svg, x - 3, y - 3, size + 6, size + 6, { stroke: ORANGE });
@@ -27,7 +29,8 @@
     for (let m = 0; m < n; m += 4)
       lines.push(range(m, m + 3).map(q => `${String(q).padStart(2)}→` +
         `${String(keys[chosen][q]).padStart(2)} ${f4(top[chosen][q])}`).join("   "));
-    return [40 + shown * (size + 30), 24 + (narrow ? 1 : d.layers) * (size + 44) + 8,
+    return [narrow ? 40 + size + 18 : 40 + d.heads * (size + 30),
+      24 + (narrow ? 1 : d.layers) * (size + 44) + 8,
       `head ${layer()}.${head()} on ${d.sequences[seq()].label}: each query's strongest key`,
       lines];
   };

@@ -12,9 +12,11 @@
       cols: d.words });
     frame(svg, 60, y + m * s, n * s, s, { stroke: ORANGE });
     frame(right, 340, y + m * s, n * s, s, { stroke: ORANGE });
-    grid(right, 570, y + m * s, s, [z], { digits: 2, cols: ["1", "2", "3"] });
-    text(right, 570 + 1.5 * s, y + m * s - 8, "context vector", { "font-size": 13 });
-    return [narrow ? 400 : 680, narrow ? 2 * h : h,
+    // On a narrow screen, closer to the weights: 356 px wide, drawn unshrunk (text 11 px).
+    const cx = narrow ? 536 : 570;
+    grid(right, cx, y + m * s, s, [z], { digits: 2, cols: ["1", "2", "3"] });
+    text(right, cx + 1.5 * s, y + m * s - 8, "context vector", { "font-size": 13 });
+    return [narrow ? 356 : 680, narrow ? 2 * h : h,
       `query ${d.words[m]}: context vector ${z.map(f4).join(", ")}`,
       [row("scores", d.scores[m]), row("weights", d.weights[m]), row("context", z)]];
   };

@@ -53,7 +53,8 @@
       text(svg, cx, cy - 75, `pair ${i}`, { "font-size": 12 });
       text(svg, cx, cy + 82, `adds ${(q[i] * k[i] + q[j2] * k[j2]).toFixed(2)}`, { "font-size": 12 });
     });
-    return [narrow ? 360 : 660, narrow ? 582 : 392, `m = ${m}, p = ${p}: score ${f4(score(m, p))}`,
+    // 350 px wide on a narrow screen: a phone's column holds it unshrunk (text 11 px).
+    return [narrow ? 350 : 660, narrow ? 582 : 392, `m = ${m}, p = ${p}: score ${f4(score(m, p))}`,
       [`m ${m}   p ${p}   m − p ${o}   score ${f4(score(m, p))}`]];
   };
 };
