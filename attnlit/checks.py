@@ -7,6 +7,8 @@ import numbers
 import operator
 import torch
 from torch import nn
+from typing import BinaryIO
+import zipfile
 
 
 def check_sizes(**sizes: int) -> None:
@@ -156,6 +158,9 @@ def check_rope_input(
             "cos and sin must have the same shape (context_length, head_dim), "
             f"got {tuple(cos.shape)} and {tuple(sin.shape)}"
         )
+    if cos.shape[1] % 2:
+        raise ValueError(f"cos and sin have an odd head_dim, {cos.shape[1]}: "
+                         "dimensions turn in pairs")
     if x.ndim < 2 or x.shape[-1] != cos.shape[1]:
         raise ValueError(
             f"x must have shape (..., n, head_dim) with the head_dim of cos "
@@ -222,6 +227,27 @@ def check_positions(positions: list, n: int) -> None:
                          f"got {positions}")
 
 
+def check_weights_file(file: BinaryIO, name: str) -> None:
+    """Raise unless file, open for reading, is an archive of torch.save's."""
+    if file.read(64).startswith(b"version https://git-lfs"):
+        raise ValueError(f"{name} is a Git LFS pointer: `git lfs pull` "
+                         "fetches the file")
+    if not zipfile.is_zipfile(file):         # torch.save writes a zip archive
+        raise ValueError(f"{name} is not a file saved by torch.save: "
+                         "damaged, or cut short")
+    file.seek(0)                             # for torch.load
+
+
+def check_saved(saved: object, name: str) -> None:
+    """Raise unless saved is the dict that python -m attnlit.train saves."""
+    expected = {"config", "state_dict"}
+    if not isinstance(saved, dict) or not expected <= set(saved):
+        held = (sorted(saved) if isinstance(saved, dict)
+                else f"a {type(saved).__name__}")
+        raise ValueError(f"{name} holds {held}, not the 'config' and "
+                         "'state_dict' that python -m attnlit.train saves")
+
+
 def check_sampling(
     logits: torch.Tensor,
     temperature: float,
@@ -229,9 +255,17 @@ def check_sampling(
     generator: torch.Generator | None,
 ) -> None:
     """Raise unless next_token can draw from logits (b, vocab) this way."""
+    if not isinstance(logits, torch.Tensor) or not logits.is_floating_point():
+        got = logits.dtype if isinstance(logits, torch.Tensor) else type(logits)
+        raise TypeError(f"logits must be a floating-point tensor, got {got}")
+    if logits.ndim != 2:
+        raise ValueError("logits must have shape (batch, vocab_size), "
+                         f"got {tuple(logits.shape)}")
     check_real(temperature=temperature)
-    if temperature < 0:
-        raise ValueError(f"temperature must be >= 0, got {temperature}")
+    if not (math.isfinite(temperature) and temperature >= 0):
+        raise ValueError(
+            f"temperature must be finite and >= 0, got {temperature}"
+        )
     if top_k is not None:
         check_sizes(top_k=top_k)
         if top_k > logits.shape[-1]:
@@ -242,6 +276,14 @@ def check_sampling(
                         f"{type(generator)}")
 
 
+def check_type(name: str, value: object, expected: type) -> None:
+    """Raise TypeError unless value is an instance of expected."""
+    if not isinstance(value, expected):
+        raise TypeError(
+            f"{name} must be a {expected.__name__}, got {type(value)}"
+        )
+
+
 def check_window(window: int | None) -> None:
     """Raise unless window is None (no window) or a positive integer."""
     if window is not None:
@@ -249,17 +291,32 @@ def check_window(window: int | None) -> None:
 
 
 def check_kv(
-    keys: torch.Tensor, values: torch.Tensor, cached: torch.Tensor | None
+    keys: torch.Tensor,
+    values: torch.Tensor,
+    cached_keys: torch.Tensor | None,
+    cached_values: torch.Tensor | None,
 ) -> None:
-    """Raise unless keys, values are (b, heads, L, hd) alike, as cached."""
-    if keys.ndim != 4 or keys.shape[:3] != values.shape[:3]:
+    """Raise unless keys, values (b, heads, L, hd) continue the cached ones."""
+    check_type("keys", keys, torch.Tensor)
+    check_type("values", values, torch.Tensor)
+    if keys.ndim != 4 or values.ndim != 4 or keys.shape[:3] != values.shape[:3]:
         raise ValueError(
             "keys and values must be (batch, heads, tokens, head_dim) "
             f"alike, got {tuple(keys.shape)} and {tuple(values.shape)}"
         )
-    if cached is not None and keys.shape[:2] != cached.shape[:2]:
-        raise ValueError(f"keys {tuple(keys.shape)} do not continue the "
-                         f"cache's {tuple(cached.shape)}")
+    if keys.dtype != values.dtype or not keys.is_floating_point():
+        raise TypeError("keys and values must share one floating-point dtype, "
+                        f"got {keys.dtype} and {values.dtype}")
+    if cached_keys is None:
+        return
+    for name, new, held in (("keys", keys, cached_keys),
+                            ("values", values, cached_values)):
+        if new.shape[:2] != held.shape[:2] or new.shape[3] != held.shape[3]:
+            raise ValueError(f"{name} {tuple(new.shape)} do not continue the "
+                             f"cache's {tuple(held.shape)}")
+        if new.dtype != held.dtype:
+            raise TypeError(f"{name} must have the cache's dtype {held.dtype}, "
+                            f"got {new.dtype}")
 
 
 def check_cached_ids(
@@ -278,16 +335,13 @@ def check_cached_ids(
                          f"context_length={model.context_length}")
 
 
-def check_type(name: str, value: object, expected: type) -> None:
-    """Raise TypeError unless value is an instance of expected."""
-    if not isinstance(value, expected):
-        raise TypeError(
-            f"{name} must be a {expected.__name__}, got {type(value)}"
-        )
-
-
-def check_qkv(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> None:
+def check_qkv(
+    q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, is_causal: bool
+) -> None:
     """Refuse q, k, v unless (b, h, L, hd), (b, h, S, hd), (b, h, S, hd_v)."""
+    for name, tensor in (("q", q), ("k", k), ("v", v)):
+        check_type(name, tensor, torch.Tensor)
+    check_type("is_causal", is_causal, bool)
     shapes = [tuple(t.shape) for t in (q, k, v)]
     if not (q.ndim == k.ndim == v.ndim == 4
             and q.shape[:2] == k.shape[:2] == v.shape[:2]   # batch, heads
@@ -297,11 +351,3 @@ def check_qkv(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> None:
     if not q.dtype == k.dtype == v.dtype or not q.is_floating_point():
         raise TypeError("q, k and v must share one floating-point dtype, "
                         f"got {q.dtype}, {k.dtype}, {v.dtype}")
-
-
-def check_block_size(block_size: int) -> None:
-    """Raise unless block_size is an int of at least 1."""
-    if isinstance(block_size, bool) or not isinstance(block_size, int):
-        raise TypeError(f"block_size must be an int, got {block_size!r}")
-    if block_size < 1:
-        raise ValueError(f"block_size must be at least 1, got {block_size}")

@@ -5,15 +5,15 @@ import math
 import torch
 from torch.utils._python_dispatch import TorchDispatchMode
 from torch.utils._pytree import tree_leaves
-from attnlit.checks import check_block_size, check_qkv
 from attnlit.checks import check_qkv
+from attnlit.checks import check_qkv, check_sizes
 
 
 def textbook_attention(
     q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, is_causal: bool = False
 ) -> torch.Tensor:
     """softmax(Q K^T / sqrt(hd)) V through the whole (b, h, L, S) weights."""
-    check_qkv(q, k, v)
+    check_qkv(q, k, v, is_causal)
     num_queries, num_keys = q.shape[2], k.shape[2]
     scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])  # (b, h, L, S)
     if is_causal:  # as in SDPA: query i sees keys 0 to i
@@ -124,8 +124,8 @@ def tiled_attention(
     is_causal: bool = False,
 ) -> torch.Tensor:
     """SDPA's attention, (b, h, L, hd_v), computed block by block."""
-    check_qkv(q, k, v)
-    check_block_size(block_size)
+    check_qkv(q, k, v, is_causal)
+    check_sizes(block_size=block_size)
     return TiledAttention.apply(q, k, v, block_size, is_causal)
 
 

@@ -10,10 +10,11 @@ from torch import nn
 from attnlit.checks import check_cached_ids
 from attnlit.checks import check_gpt, check_ids
 from attnlit.checks import check_head, check_positions
-from attnlit.checks import check_prompt
+from attnlit.checks import check_prompt, check_type
 from attnlit.checks import check_sampling
+from attnlit.checks import check_saved, check_weights_file
 from attnlit.kvcache import KVCache
-from attnlit.kvcache import cached_attention
+from attnlit.kvcache import KVCache, cached_attention
 from attnlit.multihead import MultiHeadAttention
 
 
@@ -36,8 +37,16 @@ class TransformerBlock(nn.Module):
         )
         self.drop_shortcut = nn.Dropout(dropout)
 
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        x = x + self.drop_shortcut(self.att(self.norm1(x)))    # (b, n, d)
+    def forward(
+        self, x: torch.Tensor, cache: KVCache | None = None
+    ) -> torch.Tensor:
+        """(b, n, d) -> (b, n, d); with a cache, n tokens after its own."""
+        h = self.norm1(x)
+        if cache is None:                                      # all n tokens
+            h = self.att(h)
+        else:                                  # n new ones, after the cache's
+            h = cached_attention(self.att, h, cache)
+        x = x + self.drop_shortcut(h)                          # (b, n, d)
         return x + self.drop_shortcut(self.ff(self.norm2(x)))  # (b, n, d)
 
 
@@ -92,6 +101,30 @@ class TinyGPT(nn.Module):
                 hook.remove()
         return caught
 
+    def generate(
+        self,
+        idx: torch.Tensor,
+        max_new_tokens: int,
+        use_cache: bool = True,
+        temperature: float = 0.0,
+        top_k: int | None = None,
+        generator: torch.Generator | None = None,
+    ) -> torch.Tensor:
+        """idx (b, n), then max_new_tokens more, one at a time: (b, n + k)."""
+        check_prompt(idx, max_new_tokens, self.vocab_size, self.context_length)
+        check_type("use_cache", use_cache, bool)
+        caches = [KVCache() for _ in self.trf_blocks]
+        unread = idx                             # what the model has not read
+        with torch.no_grad():
+            for _ in range(max_new_tokens):
+                if use_cache:                    # only the unread tokens
+                    logits = cached_forward(self, unread, caches)[:, -1]
+                else:                            # everything, every time
+                    logits = self(idx)[:, -1]    # (b, vocab)
+                unread = next_token(logits, temperature, top_k, generator)
+                idx = torch.cat([idx, unread], dim=1)  # (b, n + 1), ...
+        return idx
+
 
 @contextmanager
 def ablate(
@@ -130,7 +163,9 @@ def load_trained(path: str | Path | None = None) -> TinyGPT:
     else:
         weights = Path(path)
     with weights.open("rb") as file:
-        saved = torch.load(file, weights_only=True)
+        check_weights_file(file, str(weights))
+        saved = torch.load(file, weights_only=True)  # tensors, no code
+    check_saved(saved, str(weights))
     model = TinyGPT(**saved["config"])
     model.load_state_dict(saved["state_dict"])
     return model.eval()
@@ -146,10 +181,8 @@ def cached_forward(
     positions = torch.arange(start, end, device=idx.device)  # not from 0
     x = model.tok_emb(idx) + model.pos_emb(positions)        # (b, L, d)
     x = model.drop_emb(x)
-    for block, cache in zip(model.trf_blocks, caches):  # TransformerBlock's
-        x = x + block.drop_shortcut(
-            cached_attention(block.att, block.norm1(x), cache))
-        x = x + block.drop_shortcut(block.ff(block.norm2(x)))
+    for block, cache in zip(model.trf_blocks, caches):
+        x = block(x, cache)                                  # (b, L, d)
     return model.out_head(model.final_norm(x))               # (b, L, vocab)
 
 
@@ -163,36 +196,11 @@ def next_token(
     check_sampling(logits, temperature, top_k, generator)
     if temperature == 0:
         return logits.argmax(dim=-1, keepdim=True)          # greedy
-    logits = logits / temperature
     if top_k is not None:                                   # keep the k best
         kth = logits.topk(top_k, dim=-1).values[:, -1:]     # (b, 1)
         logits = logits.masked_fill(logits < kth, -torch.inf)
-    probs = torch.softmax(logits, dim=-1)                   # (b, vocab)
+    best = logits.amax(dim=-1, keepdim=True)                # (b, 1)
+    # <= 0: no overflow to inf; the best stay 0 even if T rounds to 0 (0 / 0)
+    scaled = torch.where(logits == best, 0.0, (logits - best) / temperature)
+    probs = torch.softmax(scaled, dim=-1)                   # (b, vocab)
     return torch.multinomial(probs, 1, generator=generator)
-
-
-def generate(
-    self: TinyGPT,
-    idx: torch.Tensor,
-    max_new_tokens: int,
-    use_cache: bool = True,
-    temperature: float = 0.0,
-    top_k: int | None = None,
-    generator: torch.Generator | None = None,
-) -> torch.Tensor:
-    """idx (b, n), then max_new_tokens more, one at a time: (b, n + k)."""
-    check_prompt(idx, max_new_tokens, self.vocab_size, self.context_length)
-    caches = [KVCache() for _ in self.trf_blocks]
-    unread = idx                                 # what the model has not read
-    with torch.no_grad():
-        for _ in range(max_new_tokens):
-            if use_cache:                        # only the unread tokens
-                logits = cached_forward(self, unread, caches)[:, -1]
-            else:                                # everything, every time
-                logits = self(idx)[:, -1]        # (b, vocab)
-            unread = next_token(logits, temperature, top_k, generator)
-            idx = torch.cat([idx, unread], dim=1)    # (b, n + 1), ...
-    return idx
-
-
-TinyGPT.generate = generate  # a method: model.generate(idx, 10)

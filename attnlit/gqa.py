@@ -56,7 +56,8 @@ class GroupedQueryAttention(nn.Module):
             hidden = self.mask[:num_tokens, :num_tokens]        # (L, L)
         else:
             keys, values, positions = cache.update(keys, values)  # S tokens
-            hidden = ~visible(positions[-num_tokens:], positions, cache.window)
+            new = positions[len(positions) - num_tokens:]       # the last L
+            hidden = ~visible(new, positions, cache.window)     # (L, S)
         keys = keys.repeat_interleave(self.group_size, dim=1)   # (b, h, S, hd)
         values = values.repeat_interleave(self.group_size, dim=1)
         attn_scores = queries @ keys.transpose(2, 3)            # (b, h, L, S)

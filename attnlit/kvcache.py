@@ -37,7 +37,7 @@ class KVCache:
         self, keys: torch.Tensor, values: torch.Tensor
     ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         """Append L tokens' (b, heads, L, hd); all keys, values, positions."""
-        check_kv(keys, values, self.keys)
+        check_kv(keys, values, self.keys, self.values)
         added = keys.shape[2]
         if self.keys is not None:
             keys = torch.cat([self.keys, keys], dim=2)      # (b, heads, S, hd)
@@ -70,7 +70,8 @@ def cached_attention(
     keys, values, positions = cache.update(
         att.split_heads(att.W_key(x)), att.split_heads(att.W_value(x))
     )                                                    # (b, h, S, hd), (S,)
-    allowed = visible(positions[-num_tokens:], positions, cache.window)
+    new = positions[len(positions) - num_tokens:]        # the last L: (L,)
+    allowed = visible(new, positions, cache.window)      # (L, S)
     attn_scores = queries @ keys.transpose(2, 3)         # (b, h, L, S)
     attn_scores = attn_scores.masked_fill(~allowed, -torch.inf)
     attn_weights = torch.softmax(attn_scores / att.head_dim**0.5, dim=-1)

@@ -3,6 +3,7 @@
 import csv
 import itertools
 
+import numpy as np
 import pytest
 import torch
 import torch.nn.functional as F
@@ -251,3 +252,28 @@ def test_the_shipped_flash_results_load_as_numbers():
     sizes = sorted({row["n"] for row in rows})
     assert len(rows) == len(sizes) * len(flash_bench.FUNCTIONS) and sizes[0] > 0
     assert all(row["forward_s"] > 0 and row["peak_mib"] > 0 for row in rows)
+
+
+# Issue 24: what a maintainer tried
+
+@pytest.mark.parametrize("block_size", [np.int64(3), torch.tensor(3)])
+def test_a_block_size_is_any_integer_python_accepts_as_an_index(block_size):
+    q, k, v = qkv(1, 2, 7, 7)
+    assert torch.equal(tiled_attention(q, k, v, block_size), tiled_attention(q, k, v, 3))
+
+
+@pytest.mark.parametrize("function", [tiled_attention, textbook_attention])
+@pytest.mark.parametrize("is_causal", ["no", 0, None])
+def test_is_causal_must_be_a_bool(function, is_causal):
+    q, k, v = qkv(1, 1, 4, 4)
+    with pytest.raises(TypeError, match="is_causal must be a bool"):
+        function(q, k, v, is_causal=is_causal)
+
+
+@pytest.mark.parametrize("function", [tiled_attention, textbook_attention])
+@pytest.mark.parametrize("which", ["q", "k", "v"])
+def test_q_k_v_must_be_tensors(function, which):
+    tensors = dict(zip("qkv", qkv(1, 1, 4, 4)))
+    tensors[which] = tensors[which].tolist()
+    with pytest.raises(TypeError, match=f"{which} must be a Tensor, got <class 'list'>"):
+        function(**tensors)

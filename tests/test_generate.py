@@ -202,7 +202,7 @@ def test_temperature_sharpens_and_flattens():
 
 
 @pytest.mark.parametrize("kwargs, error, message", [
-    ({"temperature": -1.0}, ValueError, "temperature must be >= 0"),
+    ({"temperature": -1.0}, ValueError, "temperature must be finite and >= 0"),
     ({"temperature": "hot"}, TypeError, "temperature must be a real number"),
     ({"temperature": True}, TypeError, "temperature must be a real number"),
     ({"top_k": 0}, ValueError, "top_k must be positive"),
@@ -346,3 +346,115 @@ def test_the_shipped_generation_results_load_as_numbers():
 
 def test_results_fields_become_numbers_where_they_are_numbers():
     assert [bench.number(field) for field in ("12", "0.5", "1e-05", "", "fused")] == [12, 0.5, 1e-05, "", "fused"]
+
+
+# Issue 24: what a maintainer tried
+
+@pytest.mark.parametrize("window", [None, 2])
+def test_an_empty_step_returns_an_empty_output_and_leaves_the_cache_alone(window):
+    torch.manual_seed(5)
+    mha = MultiHeadAttention(6, 8, 10, 0.0, num_heads=2).double()
+    x = torch.randn(2, 7, 6, dtype=torch.float64)
+    cache = KVCache(window=window)
+    first = cached_attention(mha, x[:, :4], cache)
+    held = cache.keys
+    empty = cached_attention(mha, x[:, 4:4], cache)                 # no new token
+    assert empty.shape == (2, 0, 8) and cache.seen == 4 and torch.equal(cache.keys, held)
+    rest = cached_attention(mha, x[:, 4:], cache)
+    positions = torch.arange(7)
+    mha.mask = ~visible(positions, positions, window)
+    assert torch.allclose(torch.cat([first, empty, rest], dim=1), mha(x), atol=1e-12)
+
+
+def test_an_empty_step_of_the_model_gives_empty_logits(model):
+    caches = [KVCache() for _ in model.trf_blocks]
+    with torch.no_grad():
+        cached_forward(model, torch.randint(50, (2, 3)), caches)
+        empty = cached_forward(model, torch.zeros(2, 0, dtype=torch.long), caches)
+    assert empty.shape == (2, 0, 50) and [cache.seen for cache in caches] == [3, 3]
+
+
+def test_every_positive_finite_temperature_draws_from_the_limit_of_the_softmax():
+    logits = torch.tensor([[2.0, 1.0, 2.0, -torch.inf, 0.5]]).expand(400, 5)
+    for temperature in (1e-3, 1e-30, 1e-40, 1e-45, 1e-300, 5e-324):
+        draw = next_token(logits, temperature, generator=torch.Generator().manual_seed(0))
+        assert set(draw.flatten().tolist()) == {0, 2}, temperature  # the two best, tied
+    huge = next_token(logits, 1e30, generator=torch.Generator().manual_seed(0))
+    assert set(huge.flatten().tolist()) == {0, 1, 2, 4}  # near uniform, never the -inf one
+
+
+@pytest.mark.parametrize("temperature", [float("nan"), float("inf")])
+def test_a_temperature_that_is_not_finite_is_refused(temperature):
+    with pytest.raises(ValueError, match="temperature must be finite and >= 0"):
+        next_token(torch.zeros(1, 3), temperature)
+
+
+@pytest.mark.parametrize("logits, error, message", [
+    (torch.zeros(3), ValueError, r"logits must have shape \(batch, vocab_size\), got \(3,\)"),
+    (torch.zeros(1, 2, 3), ValueError, r"logits must have shape \(batch, vocab_size\), got \(1, 2, 3\)"),
+    (torch.zeros(1, 3, dtype=torch.long), TypeError, "logits must be a floating-point tensor"),
+    ([[0.0, 1.0]], TypeError, "logits must be a floating-point tensor"),
+])
+@pytest.mark.parametrize("settings", [{}, {"temperature": 1.0, "top_k": 2}])
+def test_logits_that_are_not_a_batch_of_rows_are_refused(logits, error, message, settings):
+    with pytest.raises(error, match=message):
+        next_token(logits, **settings)
+
+
+def test_the_cache_refuses_keys_of_another_head_width():
+    cache = KVCache()
+    cache.update(torch.zeros(1, 2, 3, 4), torch.zeros(1, 2, 3, 4))
+    with pytest.raises(ValueError, match=r"keys \(1, 2, 1, 8\) do not continue the cache's \(1, 2, 3, 4\)"):
+        cache.update(torch.zeros(1, 2, 1, 8), torch.zeros(1, 2, 1, 4))
+    with pytest.raises(ValueError, match=r"values \(1, 2, 1, 8\) do not continue the cache's \(1, 2, 3, 4\)"):
+        cache.update(torch.zeros(1, 2, 1, 4), torch.zeros(1, 2, 1, 8))
+    assert cache.seen == 3
+
+
+def test_the_cache_refuses_values_that_are_not_4_d():
+    with pytest.raises(ValueError, match="keys and values must be"):
+        KVCache().update(torch.zeros(1, 2, 3, 4), torch.zeros(1, 2, 3))
+
+
+@pytest.mark.parametrize("keys, values, cached, message", [
+    (torch.float32, torch.float64, None, "keys and values must share one floating-point dtype, "
+                                         "got torch.float32 and torch.float64"),
+    (torch.long, torch.long, None, "keys and values must share one floating-point dtype"),
+    (torch.float64, torch.float64, torch.float32, "keys must have the cache's dtype torch.float32, "
+                                                  "got torch.float64"),
+])
+def test_the_cache_refuses_mixed_dtypes(keys, values, cached, message):
+    cache = KVCache()
+    if cached is not None:
+        cache.update(torch.zeros(1, 2, 3, 4, dtype=cached), torch.zeros(1, 2, 3, 4, dtype=cached))
+    with pytest.raises(TypeError, match=message):
+        cache.update(torch.zeros(1, 2, 1, 4, dtype=keys), torch.zeros(1, 2, 1, 4, dtype=values))
+
+
+def test_the_cache_refuses_what_is_not_a_tensor():
+    with pytest.raises(TypeError, match="keys must be a Tensor"):
+        KVCache().update([[0.0]], torch.zeros(1, 1, 1, 1))
+
+
+@pytest.mark.parametrize("use_cache", ["no", 0, None])
+def test_use_cache_must_be_a_bool(model, use_cache):
+    with pytest.raises(TypeError, match="use_cache must be a bool"):
+        model.generate(torch.zeros(1, 2, dtype=torch.long), 3, use_cache=use_cache)
+
+
+def test_generate_is_defined_in_the_class_where_tools_can_see_it():
+    assert "generate" in vars(TinyGPT) and TinyGPT.generate.__qualname__ == "TinyGPT.generate"
+
+
+def test_the_cached_path_runs_each_block_through_its_own_forward(model):
+    """One code path: hooks on a block fire with and without the cache, on the same inputs."""
+    seen = []
+    hooks = [block.register_forward_hook(lambda module, args, out: seen.append(tuple(out.shape)))
+             for block in model.trf_blocks]
+    caches = [KVCache() for _ in model.trf_blocks]
+    with torch.no_grad():
+        cached_forward(model, torch.randint(50, (1, 5)), caches)
+        cached_forward(model, torch.randint(50, (1, 1)), caches)
+    for hook in hooks:
+        hook.remove()
+    assert seen == [(1, 5, 16)] * 2 + [(1, 1, 16)] * 2

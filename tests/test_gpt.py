@@ -1,9 +1,11 @@
 """TinyGPT (chapter 10): its checks, the weights it reports, and switching heads off."""
 
+import re
+
 import pytest
 import torch
 
-from attnlit.gpt import TinyGPT, ablate
+from attnlit.gpt import TinyGPT, ablate, load_trained
 
 
 @pytest.fixture
@@ -159,3 +161,55 @@ def test_ablate_refuses_positions_outside_the_context(model, positions):
         with ablate(model, [(0, 0)], positions=positions):
             pass
     assert not any(block.att.out_proj._forward_pre_hooks for block in model.trf_blocks)
+
+
+# load_trained (issue 24): a file that is not the weights is named, with what is wrong
+
+LFS_POINTER = ("version https://git-lfs.github.com/spec/v1\n"
+               "oid sha256:4d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2ca24d17e2393\n"
+               "size 541234\n")
+
+
+def test_a_git_lfs_pointer_is_named_with_the_command_that_fetches_the_file(tmp_path):
+    path = tmp_path / "tiny_gpt.pt"
+    path.write_text(LFS_POINTER)
+    with pytest.raises(ValueError, match=f"{re.escape(str(path))} is a Git LFS pointer.*git lfs pull") as error:
+        load_trained(path)
+    assert "weights_only" not in str(error.value)
+
+
+def saved_model(path, **contents):
+    model = TinyGPT(vocab_size=10, context_length=8, d_model=16, num_heads=2, num_layers=1)
+    config = {"vocab_size": 10, "context_length": 8, "d_model": 16, "num_heads": 2, "num_layers": 1}
+    torch.save({"config": config, "state_dict": model.state_dict(), **contents}, path)
+    return model
+
+
+@pytest.mark.parametrize("damage", ["garbage", "truncated", "empty"])
+def test_a_corrupt_file_is_named_without_advice_to_run_its_code(tmp_path, damage):
+    path = tmp_path / "tiny_gpt.pt"
+    saved_model(path)
+    data = {"garbage": b"\x00garbage" * 10, "truncated": path.read_bytes()[:2000], "empty": b""}[damage]
+    path.write_bytes(data)
+    with pytest.raises(ValueError, match=f"{re.escape(str(path))} is not a file saved by torch.save") as error:
+        load_trained(path)
+    assert "weights_only" not in str(error.value)
+
+
+def test_a_file_without_the_config_or_weights_is_named(tmp_path):
+    path = tmp_path / "tiny_gpt.pt"
+    torch.save({"state_dict": {}}, path)
+    with pytest.raises(ValueError, match=f"{re.escape(str(path))} holds \\['state_dict'\\], not the 'config' and "
+                                         "'state_dict'"):
+        load_trained(path)
+    torch.save([1, 2], path)
+    with pytest.raises(ValueError, match=f"{re.escape(str(path))} holds a list, not"):
+        load_trained(path)
+
+
+def test_a_saved_model_loads_back(tmp_path):
+    model = saved_model(tmp_path / "tiny_gpt.pt")
+    loaded = load_trained(tmp_path / "tiny_gpt.pt")
+    assert not loaded.training
+    assert all(torch.equal(a, b) for a, b in zip(model.state_dict().values(),
+                                                 loaded.state_dict().values()))

@@ -163,3 +163,16 @@ def test_a_window_changes_what_the_layer_computes_once_the_sequence_outgrows_it(
     windowed = gqa(x)
     assert torch.equal(windowed[:, :4], full[:, :4])  # the first 4 see the same keys
     assert not torch.allclose(windowed[:, 4:], full[:, 4:])
+
+
+def test_an_empty_step_returns_an_empty_output_and_leaves_the_cache_alone():
+    """Issue 24: positions[-0:] is every position; 0 new tokens must give 0 outputs."""
+    torch.manual_seed(14)
+    gqa = GroupedQueryAttention(8, 16, 12, 0.0, num_heads=4, num_kv_groups=2).double()
+    x = torch.randn(2, 6, 8, dtype=torch.float64)
+    cache = KVCache()
+    first = gqa(x[:, :4], cache)
+    empty = gqa(x[:, 4:4], cache)
+    assert empty.shape == (2, 0, 16) and cache.seen == 4
+    rest = gqa(x[:, 4:], cache)
+    assert torch.allclose(torch.cat([first, empty, rest], dim=1), gqa(x), atol=1e-12)

@@ -138,3 +138,10 @@ COS, SIN = rope_angles(8, 16)
 def test_bad_input_is_refused(x, cos, sin, error, message):
     with pytest.raises(error, match=message):
         apply_rope(x, cos, sin)
+
+
+def test_hand_made_tables_of_an_odd_width_are_refused():
+    """Issue 24: rotate_half cannot pair an odd number of dimensions; it rotated wrongly."""
+    angle = torch.outer(torch.arange(16.0), torch.ones(5))    # (16, 5)
+    with pytest.raises(ValueError, match="cos and sin have an odd head_dim, 5: dimensions turn in pairs"):
+        apply_rope(torch.ones(1, 4, 5), angle.cos(), angle.sin())

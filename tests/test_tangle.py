@@ -1,5 +1,6 @@
 """The docs are the source of attnlit: the package must equal what the chapters tangle to."""
 
+import math
 import textwrap
 from pathlib import Path
 
@@ -221,3 +222,38 @@ def test_a_comment_between_imports_stays_with_the_code(tree):
     root = tree({"a.md": block}, nav=["a.md"])
     text, _ = tangle.tangle(root)["attnlit/toy.py"]
     assert text.endswith("import torch\n\n\n# keep me\nimport math\n\nB = 2\n")
+
+
+CLASS = "<!-- tangle: attnlit/toy.py -->\n```python\nclass C(dict):\n    def f(self):\n        return 1\n```\n"
+CONTINUED = ("<!-- tangle: attnlit/toy.py -->\n```python\nimport math\n\nfrom attnlit.toy import C\n\n\n"
+             "class C(dict):  # a comment that stays on the page\n    ...  # the rest of C\n\n"
+             "    @staticmethod\n    def g():\n        return math.pi\n\n\nD = C().g()\n```\n")
+
+
+def test_a_class_opened_with_an_ellipsis_continues_the_class_of_an_earlier_page(tree):
+    """A later chapter grows an earlier class: the page shows the lines it adds."""
+    root = tree({"a.md": CLASS + BLOCK.format(line="A = C().f()"), "b.md": CONTINUED},
+                nav=["a.md", "b.md"])
+    text, _ = tangle.tangle(root)["attnlit/toy.py"]
+    assert text.count("class C") == 1 and "..." not in text and "stays on the page" not in text
+    assert ("class C(dict):\n    def f(self):\n        return 1\n\n    @staticmethod\n    def g():\n"
+            "        return math.pi\n\n\nA = C().f()\n\n\nD = C().g()\n") in text
+    namespace = {}
+    exec(compile(text, "toy.py", "exec"), namespace)
+    assert namespace["C"].g.__qualname__ == "C.g" and namespace["D"] == math.pi
+
+
+@pytest.mark.parametrize("pages, where, what", [
+    ({"a.md": CLASS, "b.md": CLASS}, "docs/b.md:3:",
+     "class C is already defined at docs/a.md:3; a later block adds to it by opening it with `...`"),
+    ({"a.md": BLOCK.format(line="A = 1"), "b.md": CONTINUED}, "docs/b.md:8:",
+     "class C opens with `...` to continue a class, but no earlier block of attnlit/toy.py defines C"),
+    ({"a.md": CLASS, "b.md": CONTINUED.replace("C(dict)", "C(list)")}, "docs/b.md:8:",
+     "class C(list) continues the class at docs/a.md:3, whose bases are (dict)"),
+], ids=["redefined", "nothing-to-continue", "other-bases"])
+def test_a_class_continued_wrongly_stops_the_tangler(tree, pages, where, what):
+    root = tree(pages, nav=["a.md", "b.md"])
+    with pytest.raises(tangle.TangleError) as error:
+        tangle.tangle(root)
+    assert str(error.value).startswith(where), error.value
+    assert what in str(error.value)

@@ -14,6 +14,15 @@ A module is the concatenation of its blocks, in page order, pages in mkdocs.yml 
 Each block is self-contained, so each repeats its imports: its leading import statements are
 gathered once at the top of the module, and imports from the module itself are dropped.
 
+A later chapter may grow a class of an earlier one, and its page shows only the lines it
+adds: a class that opens with `...` continues the class of that name and bases that an
+earlier block of the module defines, and its other lines move into that class.
+
+    class TinyGPT(nn.Module):  # chapter 10's class, continued
+        ...
+
+        def generate(self, idx: torch.Tensor, max_new_tokens: int) -> torch.Tensor:
+
 Nothing is written unless every page reads cleanly and every module compiles. An HTML comment
 that looks like a marker but is not one (`<!-- Tangle: ... -->`, `<!-- tangel: ... -->`, a
 marker with extra words) stops the tangler with its file:line: a block must never drop out of
@@ -217,11 +226,70 @@ def leading_imports(block: Block) -> tuple[list[ast.stmt], int]:
     return imports, end
 
 
+def opens_with_ellipsis(node: ast.ClassDef) -> bool:
+    """Whether a class's first statement is `...`: the class continues an earlier one."""
+    first = node.body[0]
+    return isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) \
+        and first.value.value is Ellipsis
+
+
+def class_bases(node: ast.ClassDef) -> str:
+    """A class's bases and keywords as written, e.g. `(nn.Module)`."""
+    return f"({', '.join(ast.unparse(b) for b in [*node.bases, *node.keywords])})"
+
+
+def continue_classes(module: str, blocks: list[Block], bodies: list[list[str]],
+                     starts: list[int]) -> None:
+    """Move the lines of each class that opens with `...` into the earlier class it continues.
+
+    bodies[i] holds the lines of blocks[i] from 0-based line starts[i] of its code on.
+    """
+    defined: dict[str, tuple[int, str, str]] = {}  # name -> (body index, file:line, bases)
+    for index, block in enumerate(blocks):
+        tree = ast.parse(block.code)
+        for node in tree.body:
+            if not isinstance(node, ast.ClassDef):
+                continue
+            where = f"{block.page}:{block.line + 1 + node.lineno}"
+            bases = class_bases(node)
+            if not opens_with_ellipsis(node):
+                if node.name in defined:
+                    raise TangleError(
+                        f"{where}: class {node.name} is already defined at "
+                        f"{defined[node.name][1]}; a later block adds to it by opening it "
+                        "with `...`")
+                defined[node.name] = (index, where, bases)
+                continue
+            if node.name not in defined:
+                raise TangleError(
+                    f"{where}: class {node.name} opens with `...` to continue a class, but no "
+                    f"earlier block of {module} defines {node.name}")
+            target, earlier, earlier_bases = defined[node.name]
+            if bases != earlier_bases:
+                raise TangleError(f"{where}: class {node.name}{bases} continues the class at "
+                                  f"{earlier}, whose bases are {earlier_bases}")
+            # Its lines after the `...`, from the block; then the class leaves the block.
+            first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+            added = block.code.splitlines()[node.body[0].end_lineno:node.end_lineno]
+            lines, offset = bodies[index], starts[index]
+            end = node.end_lineno - offset
+            while end < len(lines) and not lines[end].strip():
+                end += 1  # and the blank lines after it
+            del lines[first - 1 - offset:end]
+            while added and not added[0].strip():
+                added.pop(0)
+            # Into the earlier class, after its last line.
+            target_lines = bodies[target]
+            found = next(n for n in ast.parse("\n".join(target_lines)).body
+                         if isinstance(n, ast.ClassDef) and n.name == node.name)
+            target_lines[found.end_lineno:found.end_lineno] = ["", *added]
+
+
 def join_blocks(module: str, blocks: list[Block]) -> str:
     """One module's text: gathered imports, sorted by module name, then each block's code."""
     # A block imports names from its own module to run alone; in the module they are defined.
     package = module.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
-    imports, bodies = {}, []
+    imports, bodies, starts = {}, [], []
     for block in blocks:
         lines = block.code.splitlines()
         statements, end = leading_imports(block)
@@ -230,7 +298,10 @@ def join_blocks(module: str, blocks: list[Block]) -> str:
                 continue
             text = "\n".join(lines[statement.lineno - 1:statement.end_lineno])
             imports[text] = import_order(statement, text)
-        bodies.append("\n".join(lines[end:]).strip("\n"))
+        bodies.append(lines[end:])
+        starts.append(end)
+    continue_classes(module, blocks, bodies, starts)
+    bodies = ["\n".join(lines).strip("\n") for lines in bodies]
     pages = list(dict.fromkeys(block.page for block in blocks))
     header = [
         f"# Generated by tools/tangle.py from {', '.join(pages)}: do not edit by hand.",
