@@ -54,6 +54,7 @@ MODULES = (
     "attnlit/gpt.py",
     "attnlit/kvcache.py",
     "attnlit/gqa.py",
+    "attnlit/cachesize.py",
     "attnlit/train/__init__.py",
 )
 
