@@ -135,8 +135,17 @@ def dropped_weights(state: dict[str, str]) -> list[str]:
     return [" ".join(f"{v:.4f}" for v in row) for row in [*dropped, dropped.sum(dim=-1)]]
 
 
+def cache_costs(state: dict[str, str]) -> list[str]:
+    """Chapter 11b's calculator in another state: attnlit.cachesize's rows for it."""
+    from attnlit.cachesize import PRESETS, cost_table
+
+    n = state["tokens n"]  # as the slider shows it: 1K is 1,024 tokens
+    tokens = int(n.removesuffix("K")) * (1024 if n.endswith("K") else 1)
+    return cost_table(PRESETS[state["model"]], tokens, int(state["batch b"]))
+
+
 # The widget of each page (one per page), in states whose numbers a tested block of the page
-# prints (or, where noted, PyTorch computes here).
+# prints (or, where noted, PyTorch or attnlit computes here).
 WIDGETS = {
     "attention-without-weights.md": [
         Shown({}, [Printed("attn_scores_2 = inputs @ inputs[1]  #", [0]),
@@ -169,6 +178,26 @@ WIDGETS = {
     ],
     "trained-gpt.md": [
         Shown({}, [Printed("weights = model.attention_weights(idx)[1][0, 0]", [0, 1, 2, 3])]),
+    ],
+    # Every model, at lengths from 16 tokens to 128K (below, at and above a window) and
+    # batches from 1 to 256: sizes from KiB to TiB.
+    "smaller-caches.md": [
+        Shown({}, [Printed("for name, n, batch in cases]", list(range(7)))]),
+        Shown({"tokens n": "32K", "batch b": "16"}, [Printed("for name, n, batch in cases]", list(range(8, 15)))]),
+        Shown({"model": "DeepSeek-V3", "tokens n": "128K", "batch b": "1"},
+              [Printed("for name, n, batch in cases]", list(range(16, 23)))]),
+        Shown({"model": "TinyGPT", "tokens n": "32", "batch b": "1"},
+              [Printed("for name, n, batch in cases]", list(range(24, 31)))]),
+        Shown({"model": "GPT-2 small", "tokens n": "1K", "batch b": "1"}, cache_costs),
+        Shown({"model": "GPT-2 small", "tokens n": "128K", "batch b": "256"}, cache_costs),
+        Shown({"model": "Llama 3 8B", "tokens n": "8K", "batch b": "1"}, cache_costs),
+        Shown({"model": "Llama 3 8B", "tokens n": "128K", "batch b": "64"}, cache_costs),
+        Shown({"model": "Mistral 7B", "tokens n": "4K", "batch b": "2"}, cache_costs),
+        Shown({"model": "Mistral 7B", "tokens n": "64K", "batch b": "256"}, cache_costs),
+        Shown({"model": "DeepSeek-V3", "tokens n": "16", "batch b": "256"}, cache_costs),
+        Shown({"model": "DeepSeek-V3", "tokens n": "128K", "batch b": "256"}, cache_costs),
+        Shown({"model": "TinyGPT", "tokens n": "16", "batch b": "4"}, cache_costs),
+        Shown({"model": "TinyGPT", "tokens n": "512", "batch b": "128"}, cache_costs),
     ],
 }
 

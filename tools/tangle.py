@@ -63,6 +63,7 @@ MODULES = (
     "attnlit/gpt.py",
     "attnlit/kvcache.py",
     "attnlit/gqa.py",
+    "attnlit/cachesize.py",
     "attnlit/train/__init__.py",
 )
 

@@ -1,0 +1,58 @@
+// Chapter 11b (smaller-caches.md): the KV cache of a batch and the bytes one decode step
+// reads, for a published model and each cache design of the page. attnlit.cachesize gave
+// each design's bytes per token; the batch, the window and the rounding are done here, in
+// integers (exact below 2^53), and the browser tests compare the rows with cost_table's.
+(window.attnlitKinds ??= {}).cache = (d, ui) => {
+  const { make, text, frame, BLUE, ORANGE, GREY } = attnlit;
+  const model = ui.radios("model", d.models.map(m => m.name), d.model);
+  const tokens = ui.slider("tokens n", d.lengths.map(n => ({ n, toString: () => n < 1024 ? n : n / 1024 + "K" })),
+    d.lengths.indexOf(d.n));
+  const batch = ui.slider("batch b", d.batches, d.batches.indexOf(d.batch));
+  const commas = v => String(v).replace(/\B(?=(\d{3})+$)/g, ",");
+  const size = bytes => { // as attnlit.cachesize.size
+    let k = 0;
+    while (k < 4 && bytes >= 1000 * 1024 ** k) k++;
+    const unit = 1024 ** k, places = k && bytes < 100 * unit ? (bytes < 10 * unit ? 2 : 1) : 0;
+    const q = Math.floor((bytes * 10 ** places + Math.floor(unit / 2)) / unit);
+    return (q / 10 ** places).toFixed(places) + " " + ["B", "KiB", "MiB", "GiB", "TiB"][k];
+  };
+  return (svg, narrow) => {
+    const m = d.models[model()], n = tokens().n, b = batch(), all = `${commas(n)} tokens, batch ${b}`;
+    const costs = m.designs.map(([name, numbers, bytes, w]) => {
+      const held = b * bytes * Math.min(n, w ?? n);
+      return [name, numbers, held, held + m.weights];
+    });
+    // A bar per design: what a step reads, the weights (grey) then the cache (blue), on one
+    // scale; on a narrow screen, the label above the bar and the numbers below it.
+    const width = narrow ? 340 : 660, x = narrow ? 8 : 178, long = (narrow ? 324 : 250) / Math.max(...costs.map(c => c[3]));
+    const step = narrow ? 62 : 38, y = 42 + 5 * step, row = (cells, i) => cells[0].padEnd(22) +
+      cells.slice(1).map((v, j) => String(j ? size(v) : commas(v)).padStart(j ? 11 : 8)).join("") +
+      (i === m.own ? "  its own" : "");
+    text(svg, width / 2, 18, `${m.name}: ${all}`, { "font-size": 13 });
+    costs.forEach(([name, , held, read], i) => {
+      const top = 38 + i * step, bar = narrow ? top + 18 : top, font = { "font-size": 12 };
+      if (i === m.own) frame(svg, 2, top - 4, width - 4, narrow ? 56 : 26, { stroke: ORANGE, "stroke-width": 2 });
+      text(svg, narrow ? x : x - 10, top + 12, name, { ...font, "text-anchor": narrow ? "start" : "end",
+        "font-weight": i === m.own ? "bold" : "normal" });
+      make(svg, "rect", { x, y: bar, width: long * m.weights, height: 16, fill: GREY });
+      make(svg, "rect", { x: x + long * m.weights, y: bar, width: long * held, height: 16, fill: BLUE });
+      text(svg, narrow ? x : x + long * read + 6, narrow ? bar + 28 : top + 12,
+        `cache ${size(held)}, read ${size(read)}`, { ...font, "text-anchor": "start" });
+    });
+    [[GREY, "weights, read once a step"], [BLUE, "the batch's cache"], [0, "the model's own"]]
+      .forEach(([fill, label], i) => {
+        const left = narrow ? x : [x, 380, 530][i], top = narrow ? y + i * 20 : y;
+        make(svg, "rect", { x: left, y: top, width: 14, height: 12, fill: fill || "none", stroke: fill ? "none" : ORANGE,
+          "stroke-width": 2 });
+        text(svg, left + 20, top + 11, label, { "text-anchor": "start", "font-size": 12 });
+      });
+    return [width, narrow ? y + 56 : y + 18,
+      `${m.name}, ${all}${n > m.context ? ` (past the ${commas(m.context)} it was trained on)` : ""}: ` +
+      `its own cache (${costs[m.own][0]}) holds ${size(costs[m.own][2])}; ` +
+      `a decode step reads ${size(costs[m.own][3])}`,
+      [`${m.name}, n = ${commas(n)}, batch ${b}: weights ${size(m.weights)}`,
+        "cache".padEnd(22) + "numbers".padStart(8) + "held".padStart(11) + "read".padStart(11),
+        ...costs.map(row)]];
+  };
+};
+window.attnlit?.start();
