@@ -2,6 +2,7 @@
 # Change the chapter, then run `make tangle`.
 
 from collections.abc import Sequence
+import json
 import math
 import numbers
 import operator
@@ -305,3 +306,19 @@ def check_block_size(block_size: int) -> None:
         raise TypeError(f"block_size must be an int, got {block_size!r}")
     if block_size < 1:
         raise ValueError(f"block_size must be at least 1, got {block_size}")
+
+
+def check_weights_file(data: bytes) -> None:
+    """Raise unless data is a JSON header, then the float16 values it names."""
+    check_type("data", data, bytes)
+    size = int.from_bytes(data[:4], "little")
+    try:
+        header = json.loads(data[4:4 + size])
+        config, shapes = header["config"], [s for _, s in header["tensors"]]
+        count = sum(math.prod(shape) for shape in shapes)
+    except (ValueError, KeyError, TypeError) as error:
+        raise ValueError("data must start with the header export_weights "
+                         f"writes: {error}") from None
+    if not isinstance(config, dict) or len(data) != 4 + size + 2 * count:
+        raise ValueError(f"data holds {len(data)} bytes; its header names "
+                         f"{4 + size + 2 * count}")
