@@ -2,6 +2,7 @@
 # Change the chapter, then run `make tangle`.
 
 from collections.abc import Sequence
+import json
 import math
 import numbers
 import operator
@@ -351,3 +352,19 @@ def check_qkv(
     if not q.dtype == k.dtype == v.dtype or not q.is_floating_point():
         raise TypeError("q, k and v must share one floating-point dtype, "
                         f"got {q.dtype}, {k.dtype}, {v.dtype}")
+
+
+def check_exported_weights(data: bytes) -> None:
+    """Raise unless data is a JSON header, then the float16 values it names."""
+    check_type("data", data, bytes)
+    size = int.from_bytes(data[:4], "little")
+    try:
+        header = json.loads(data[4:4 + size])
+        config, shapes = header["config"], [s for _, s in header["tensors"]]
+        count = sum(math.prod(shape) for shape in shapes)
+    except (ValueError, KeyError, TypeError) as error:
+        raise ValueError("data must start with the header export_weights "
+                         f"writes: {error}") from None
+    if not isinstance(config, dict) or len(data) != 4 + size + 2 * count:
+        raise ValueError(f"data holds {len(data)} bytes; its header names "
+                         f"{4 + size + 2 * count}")

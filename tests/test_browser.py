@@ -989,6 +989,171 @@ async def palette_system_record(browser, server: str) -> dict:
         await context.close()
 
 
+# Page 10c's playground (docs/javascripts/tinygpt.js): chapter 10's model, run in the browser.
+LIVE = "talk-to-the-model.md"
+LIVE_FILES = ("/talk-to-the-model/tinygpt.bin", "/talk-to-the-model/reference.json")
+# The playground as the reader sees it: its status line, its tables, its tokens (as shown, and
+# as bytes) and which heads are off.
+PLAYGROUND = """box => ({
+    state: box.dataset.state,
+    status: box.querySelector(".attnlit-status")?.textContent ?? "",
+    top: [...box.querySelectorAll(".attnlit-top tbody tr")].map(tr => [...tr.cells].slice(0, 3).map(td => td.textContent)),
+    keys: [...box.querySelectorAll(".attnlit-keys tbody tr")].map(tr => [...tr.cells].map(td => td.textContent)),
+    continuation: box.querySelector(".attnlit-text-out mark")?.textContent ?? "",
+    full: box.querySelector(".attnlit-continuation")?.textContent ?? "",
+    tokens: [...box.querySelectorAll(".attnlit-token")].map(token => token.textContent),
+    bytes: [...box.querySelectorAll(".attnlit-token")].map(token => +token.title.match(/byte (\\d+)/)[1]),
+    position: box.querySelector("input[type=range]")?.value,
+    off: [...box.querySelectorAll("input[role=switch]:not(:checked)")].map(s => s.parentElement.textContent.trim()),
+})"""
+# The browser's model against PyTorch's (reference.json, which a block of the page writes): for
+# each sequence, the largest difference of its logits and of its attention weights, and its
+# greedy continuation, both ways.
+COMPARE = """async url => {
+    const model = window.attnlitTinyGPT, reference = await (await fetch(url)).json();
+    const worst = (a, b) => Math.max(...Array.from(a, (v, i) => typeof v === "number" ? Math.abs(v - b[i]) : worst(v, b[i])));
+    return reference.cases.map(c => {
+        const { logits, attention } = model.forward(c.ids, { ablate: c.off }), k = c.continuation.length;
+        return { n: c.ids.length, off: c.off, logits: worst(logits, c.logits), attention: worst(attention, c.attention),
+                 expected: c.continuation, continuation: k ? model.generate(c.ids, k, { ablate: c.off }).slice(c.ids.length) : [] };
+    });
+}"""
+# The times of a forward pass over 32 tokens, in ms, after a warm-up (compiled code): the
+# fastest of 101, and their median.
+TIME_FORWARD = """() => {
+    const model = window.attnlitTinyGPT, ids = Array.from({ length: 32 }, (_, i) => (97 * i + 13) % 256);
+    for (let i = 0; i < 20; i++) model.forward(ids);
+    const times = [];
+    for (let i = 0; i < 101; i++) {
+        const start = performance.now();
+        model.forward(ids);
+        times.push(performance.now() - start);
+    }
+    times.sort((a, b) => a - b);
+    return { fastest: times[0], median: times[50] };
+}"""
+STATUS_CHANGED = "([box, status]) => box.querySelector('.attnlit-status').textContent !== status"
+# On a phone: the smallest text of the playground, tokens cut by their cells, and sideways scroll.
+PLAYGROUND_FITS = """box => ({
+    smallest: Math.min(...[...box.querySelectorAll("*")]
+        .filter(e => [...e.childNodes].some(node => node.nodeType === 3 && node.textContent.trim()))
+        .map(e => parseFloat(getComputedStyle(e).fontSize))),
+    clipped: [...box.querySelectorAll(".attnlit-token")].filter(t => t.scrollWidth > t.clientWidth).map(t => t.textContent),
+    tokens: box.querySelectorAll(".attnlit-token").length,
+    sideways: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+})"""
+
+
+async def started_playground(context, server: str, requested: list, errors: list):
+    """Page 10c, its playground started by keyboard (Enter on the button) and ready."""
+    page = await context.new_page()
+    page.on("console", lambda m: m.type == "error" and errors.append(m.text))
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("request", lambda request: requested.append(urlsplit(request.url).path))
+    await page.goto(server + url_path(LIVE))
+    box = page.locator(".attnlit-playground")
+    await box.locator("button").focus()  # the script has replaced the static text
+    before = [*requested]
+    async with page.expect_response(lambda r: r.url.endswith("/tinygpt.bin")) as weights:
+        await page.keyboard.press("Enter")
+    await page.wait_for_function("() => document.querySelector('.attnlit-playground').dataset.state === 'ready'")
+    return page, box, before, len(await (await weights.value).body())
+
+
+async def live_record(browser, server: str) -> dict:
+    """Page 10c's playground: started, compared with PyTorch, timed, moved by keyboard and by
+    pointer, audited in both palettes, on a phone, and the page with JavaScript off."""
+    seen, requested, errors = {}, [], []
+    context = await browser.new_context(viewport={"width": 1280, "height": 900})
+    context.set_default_timeout(120_000)
+    try:
+        page, box, seen["before start"], seen["weights bytes"] = await started_playground(
+            context, server, requested, errors)
+        seen["focused"] = await page.evaluate("document.activeElement.id")
+        seen["start"] = await box.evaluate(PLAYGROUND)
+        seen["fetched"] = [path for path in requested if path.startswith("/talk-to-the-model/")
+                           and not path.endswith("/")]
+        seen["compared"] = await page.evaluate(COMPARE, "reference.json")
+        seen["forward ms"] = await page.evaluate(TIME_FORWARD)
+        SHOTS.mkdir(exist_ok=True)  # for the record: what this machine took
+        (SHOTS / "playground-timing.md").write_text(
+            "A forward pass of page 10c's playground over 32 tokens, in Chromium, 101 times: "
+            "fastest {fastest:.1f} ms, median {median:.1f} ms.\n".format(**seen["forward ms"]))
+        visit = SimpleNamespace(context=context, page=page)
+        seen["names"] = await accessible_names(visit, ".attnlit-playground input, .attnlit-playground button")
+        seen["status"] = await accessible_names(visit, ".attnlit-playground .attnlit-status")
+        handle, rings = await box.element_handle(), {}
+
+        async def after(action, control=None) -> dict:
+            """The playground once an action has changed what it says."""
+            before = await box.evaluate(PLAYGROUND)
+            if control is not None:  # by keyboard: focused, then a key
+                await control.focus()
+                await page.keyboard.press(action)
+                rings[await control.evaluate("e => e.getAttribute('role') ?? e.type")] = await page.evaluate(FOCUS_RING)
+            else:
+                await action()
+            await page.wait_for_function(STATUS_CHANGED, arg=[handle, before["status"]])
+            return await box.evaluate(PLAYGROUND)
+
+        switches, slider = box.locator("input[role=switch]"), box.locator("input[type=range]")
+        presets = {name: box.get_by_role("button", name=name) for name in ("a repeated phrase", "random tokens", "no repeat")}
+        await after("Space", switches.nth(2))
+        seen["induction off"] = await after("Space", switches.nth(3))
+        seen["position 0"] = await after("Home", slider)
+        seen["1.0 on again"] = await after(lambda: box.locator("fieldset label").nth(2).click())
+        seen["token 5 clicked"] = await after(lambda: box.locator(".attnlit-token").nth(5).click())
+        seen["random tokens"] = await after("Enter", presets["random tokens"])
+        seen["no repeat"] = await after("Enter", presets["no repeat"])
+        text = box.get_by_role("textbox", name="Your text")
+        seen["typed"] = await after(lambda: text.press_sequentially("Hé!"))  # empty after a preset
+        seen["typed long"] = await after(lambda: text.press_sequentially("0123456789" * 4 + "Hé!"))
+        seen["rings"] = rings
+        # What the screenshots and the audit see: the phrase, the induction heads off.
+        await after(lambda: presets["a repeated phrase"].click())
+        seen["shown"] = await after(lambda: switches.nth(2).click())
+        await page.wait_for_function(MOUNTED, polling="raf")  # code blocks, focusable, as readers get them
+        seen["axe"] = {}
+        for scheme in ("default", "slate"):
+            if scheme == "slate":
+                await switch_palette(page, scheme)
+            await box.scroll_into_view_if_needed()
+            style = await page.evaluate_handle(NO_HEADER)
+            await box.screenshot(path=SHOTS / f"playground-heads-off-{scheme}.png")
+            await style.evaluate("style => style.remove()")
+            seen["axe"][scheme] = await axe(page)
+    finally:
+        await context.close()
+    phone = await browser.new_context(viewport={"width": 390, "height": 844})
+    phone.set_default_timeout(120_000)
+    try:
+        page, box, *_ = await started_playground(phone, server, [], errors)
+        await box.get_by_role("textbox", name="Your text").fill("")
+        await box.get_by_role("textbox", name="Your text").press_sequentially("Bright sky. Bright sky. Bright sky. Br")
+        await box.locator("fieldset label").nth(2).click()
+        await page.wait_for_function("box => box.querySelector('.attnlit-status').textContent.includes('Heads off: 1.0')",
+                                     arg=await box.element_handle())
+        seen["phone"] = await box.evaluate(PLAYGROUND_FITS)
+        style = await page.evaluate_handle(NO_HEADER)
+        await box.screenshot(path=SHOTS / "playground-phone.png")
+        await style.evaluate("style => style.remove()")
+    finally:
+        await phone.close()
+    off = await browser.new_context(java_script_enabled=False, viewport={"width": 1280, "height": 900})
+    try:
+        page = await off.new_page()
+        await page.goto(server + url_path(LIVE))
+        box = page.locator(".attnlit-playground")
+        seen["no javascript"] = {"text": await box.text_content(), "buttons": await box.locator("button").count()}
+        style = await page.evaluate_handle(NO_HEADER)
+        await box.screenshot(path=SHOTS / "playground-no-javascript.png")
+        await style.evaluate("style => style.remove()")
+    finally:
+        await off.close()
+    seen["errors"] = errors
+    return seen
+
+
 async def page_record(browser, server: str, page_name: str) -> dict:
     """Everything the tests check of a page, from one visit: light palette, then dark."""
     visit = await Visit().open(browser, server + (FLOOR if page_name == FLOOR else url_path(page_name)))
@@ -1092,7 +1257,7 @@ async def browse(server: str) -> dict:
         await phone_context.close()
         # Visits of their own, each kept in one page's record (an exception too, for its tests).
         journeys = {"instant": (INSTANT[0], instant_record), "palette": (PALETTE_PAGES[0], palette_record),
-                    "palette system": (PALETTE_PAGES[1], palette_system_record)}
+                    "palette system": (PALETTE_PAGES[1], palette_system_record), "live": (LIVE, live_record)}
         outcomes = await asyncio.gather(*(journey(browser, server) for _, journey in journeys.values()),
                                         return_exceptions=True)
         for (key, (name, _)), outcome in zip(journeys.items(), outcomes):
@@ -1570,3 +1735,107 @@ def test_a_palette_that_follows_the_system_takes_the_systems_colours(browsed):
         raise seen
     assert seen["errors"] == []
     assert (seen["scheme"], seen["media"]) == ("slate", "(prefers-color-scheme: dark)")
+
+
+def live(browsed) -> dict:
+    """What the visits of page 10c's playground recorded (live_record)."""
+    seen = record(browsed, LIVE)["live"]
+    if isinstance(seen, BaseException):
+        raise seen
+    assert seen["errors"] == []
+    return seen
+
+
+def test_the_playground_fetches_the_weights_its_page_prints_only_when_started(browsed, site):
+    seen = live(browsed)
+    assert not set(LIVE_FILES) & set(seen["before start"]), "fetched before the reader asked"
+    assert seen["fetched"] == [LIVE_FILES[0]], "the weights, once, and nothing else of the page's"
+    stored = (site / LIVE_FILES[0].strip("/")).read_bytes()
+    line = printed(LIVE, Printed("data = export_weights(model)", [0]))[0]
+    size, compressed = (int(number.replace(",", "")) for number in
+                        re.fullmatch(r"[\d,]+ parameters, ([\d,]+) bytes \(gzip -6: ([\d,]+)\)", line).groups())
+    assert seen["weights bytes"] == len(stored) == size
+    assert len(gzip.compress(stored, GZIP_LEVEL, mtime=0)) == compressed <= size <= 300_000
+
+
+def test_the_browsers_model_computes_what_pytorch_computes(browsed):
+    """Logits and attention weights to 1e-4, greedy continuations token for token, on one
+    sequence of each length, with and without heads switched off."""
+    compared = live(browsed)["compared"]
+    assert sorted(case["n"] for case in compared) == list(range(1, 33))
+    combinations = {tuple(map(tuple, case["off"])) for case in compared}
+    assert len(combinations) == 16, "every combination of heads off, and none"
+    worst = {key: max(case[key] for case in compared) for key in ("logits", "attention")}
+    assert worst["logits"] <= 1e-4 and worst["attention"] <= 1e-4, worst
+    assert sum(len(case["expected"]) for case in compared) >= 400
+    assert [case["continuation"] for case in compared] == [case["expected"] for case in compared]
+
+
+def test_the_playground_starts_with_what_its_page_prints(browsed):
+    start = live(browsed)["start"]
+    lines = printed(LIVE, Printed('print(f"after position {n - 1}, the next token:")', list(range(12))))
+    assert lines[0] == f"after position {start['position']}, the next token:"
+    # Rounded to 4 decimals from numbers that differ in their last bits: one unit apart at most.
+    for shown, line in zip(start["top"], lines[1:6], strict=True):
+        token, probability = re.fullmatch(r"\s+'.*'\s+(\d+)\s+(\d\.\d{4})", line).groups()
+        assert shown[1] == token and abs(float(shown[2]) - float(probability)) <= 1.01e-4, (shown, line)
+    for shown, line in zip(start["keys"], lines[7:11], strict=True):
+        head, key, weight = re.fullmatch(r"\s+(\d\.\d)\s+(\d+) '.'\s+(\d\.\d{4})", line).groups()
+        assert shown[0] == head and shown[1].split()[0] == key, (shown, line)
+        assert abs(float(shown[2]) - float(weight)) <= 1.01e-4, (shown, line)
+    assert f"continuation: {start['continuation']!r}" == lines[11]
+
+
+def test_the_playground_answers_the_keyboard_and_the_pointer(browsed):
+    seen = live(browsed)
+    start, phrase = seen["start"], list(b"Bright sky. Br")
+    assert seen["focused"].startswith("attnlit-text"), "the text box has the focus once it starts"
+    assert [name for _, name in seen["names"]] == ["Your text", "a repeated phrase", "random tokens",
+                                                    "no repeat", "0.0", "0.1", "1.0", "1.1", "Position"]
+    assert [role for role, _ in seen["names"]][4:] == ["switch"] * 4 + ["slider"]
+    assert [role for role, _ in seen["status"]] == ["status"]  # read out when it changes
+    assert all(style != "none" and width >= 2 for style, width in seen["rings"].values()), seen["rings"]
+    assert set(seen["rings"]) == {"switch", "range", "button"}
+    # The induction heads off: the copy fails where it worked.
+    off = seen["induction off"]
+    assert start["bytes"] == phrase and start["top"][0][1] == "105" and start["continuation"] == "ight sky. Bright B"
+    assert off["off"] == ["1.0", "1.1"] and "Heads off: 1.0, 1.1." in off["status"]
+    assert off["top"][0][1] != "105" and not off["continuation"].startswith("ight")
+    assert seen["position 0"]["position"] == "0" and seen["position 0"]["status"].startswith("After position 0 (B)")
+    assert seen["1.0 on again"]["off"] == ["1.1"] and seen["token 5 clicked"]["position"] == "5"
+    # A random stretch and the start of its repeat: the model predicts the stretch's next token.
+    repeat = seen["random tokens"]["bytes"]
+    assert len(repeat) == 14 and repeat[10:] == repeat[:4] and seen["random tokens"]["top"][0][1] == str(repeat[4])
+    alone = seen["no repeat"]
+    assert len(set(alone["bytes"])) == 14 and float(alone["top"][0][2]) < float(seen["random tokens"]["top"][0][2])
+    assert seen["typed"]["bytes"] == list("Hé!".encode())  # UTF-8: é is two tokens
+    long = seen["typed long"]
+    assert long["bytes"] == list(("Hé!" + "0123456789" * 4 + "Hé!").encode())[-32:]
+    assert "The text has 48 bytes; the model reads the last 32." in long["status"]
+    assert long["continuation"] == "" and "None: the context is full." in long["full"]
+    assert seen["shown"]["off"] == ["1.0", "1.1"]  # in the screenshots and the audit
+
+
+def test_the_playground_meets_wcag_21_aa_in_both_palettes(browsed):
+    """Started, with heads off: what axe cannot see before the reader presses the button."""
+    assert live(browsed)["axe"] == {"default": [], "slate": []}
+
+
+def test_on_a_phone_the_playground_fits_and_its_text_stays_readable(browsed):
+    phone = live(browsed)["phone"]
+    assert phone["tokens"] == 32 and phone["clipped"] == [], "a full context, every token whole"
+    assert phone["smallest"] >= 11 and phone["sideways"] == 0, phone
+
+
+def test_a_forward_pass_over_32_tokens_takes_well_under_a_frame(browsed):
+    """In Chromium, the fastest of 101 passes, under half a frame at 60 frames a second: the
+    code's own cost. The median depends as much on what else the machine runs (this
+    project's two shared cores: from 6 to 18 ms, as the load went)."""
+    timed = live(browsed)["forward ms"]
+    assert timed["fastest"] < 1000 / 60 / 2, timed
+
+
+def test_without_javascript_the_playground_says_so_and_where_to_read_on(browsed):
+    static = live(browsed)["no javascript"]
+    assert "The playground needs JavaScript" in static["text"] and "below" in static["text"]
+    assert static["buttons"] == 0

@@ -206,6 +206,55 @@ def test_a_drawn_figure_is_cached_by_its_code(tmp_path, monkeypatch):
     assert mkdocs_hooks.draw(with_widget, "chapter.md:3") == drawn and runs.read_text() == "xxxx"
 
 
+SITE_FILE_PAGE = """Text.
+
+<!-- site-file: {name} -->
+```python
+print("made")
+{code}
+```
+
+More text.
+"""
+
+
+@pytest.mark.parametrize("name, code, written", [
+    ("weights.bin", 'data = bytes([0, 255]) + "é".encode()', bytes([0, 255, 0xc3, 0xa9])),
+    ("reference.json", 'data = {"cases": [{"ids": [1, 2], "x": 0.5}]}', b'{"cases":[{"ids":[1,2],"x":0.5}]}'),
+])
+def test_a_site_file_block_is_shown_and_its_data_written_beside_its_page(tmp_path, monkeypatch, name, code, written):
+    monkeypatch.setattr(mkdocs_hooks, "SITE_FILES", tmp_path / "cache")  # built now
+    page = SimpleNamespace(file=SimpleNamespace(src_uri="a/chapter.md", dest_uri="a/chapter/index.html"), meta={})
+    markdown = mkdocs_hooks.on_page_markdown(SITE_FILE_PAGE.format(name=name, code=code), page)
+    assert f'```python title="writes {name}, beside this page, at build time"\nprint("made")\n{code}\n```' in markdown
+    config = SimpleNamespace(site_dir=str(tmp_path / "site"))
+    assert mkdocs_hooks.on_post_page("<html>", page, config) == "<html>"
+    assert (tmp_path / "site" / "a" / "chapter" / name).read_bytes() == written
+    assert list((tmp_path / "site" / "a" / "chapter").iterdir()) == [tmp_path / "site" / "a" / "chapter" / name]
+    assert mkdocs_hooks.built == {}  # written once
+
+
+@pytest.mark.parametrize("code, message", [
+    ("x = 1", "ValueError: the block must leave the file's contents in `data`"),
+    ('data = [float("nan")]', "ValueError: Out of range float values are not JSON"),
+    ("data = 1 / 0", "ZeroDivisionError: division by zero"),
+])
+def test_a_site_file_block_that_fails_fails_the_build(tmp_path, monkeypatch, code, message):
+    monkeypatch.setattr(mkdocs_hooks, "SITE_FILES", tmp_path)
+    with pytest.raises(PluginError, match="chapter.md:3: out.json failed to build") as error:
+        mkdocs_hooks.on_page_markdown(SITE_FILE_PAGE.format(name="out.json", code=code), PAGE)
+    assert message in str(error.value)
+
+
+def test_a_playground_loads_its_script_and_no_other():
+    page = SimpleNamespace(**vars(PAGE), url="a/chapter/")
+    html = mkdocs_hooks.on_page_content('<div class="attnlit-playground" data-playground="tinygpt"></div>', page)
+    assert html.endswith('</div>\n<script src="../../javascripts/tinygpt.js" defer></script>')
+    assert html.count("<script") == 1
+    with pytest.raises(PluginError, match="chapter.md: no script docs/javascripts/chess.js"):
+        mkdocs_hooks.on_page_content('<div class="attnlit-playground" data-playground="chess"></div>', page)
+
+
 def test_minus_infinity_is_a_prefix_minus_on_an_ordinary_infinity():
     """As TeX sets it; a minus after an operand stays binary."""
     html = mkdocs_hooks.on_page_content(

@@ -18,9 +18,12 @@ PAGES = [ROOT / page for page in tangle.nav_pages(ROOT) if page.endswith(".md")]
 KINDS = ROOT / "docs" / "javascripts" / "widgets"  # a script per kind of widget
 MATH = '<math xmlns="http://www.w3.org/1998/Math/MathML" display='  # as latex2mathml writes it
 # The site's own JavaScript in bytes a host sends, gzip-compressed as the page budgets count
-# them (tests/test_browser.py explains the level): what a reader downloads.
+# them (tests/test_browser.py explains the level): what a reader downloads. The widgets' scripts
+# and the overrides' inline ones together; and page 10c's playground, which only its page loads.
 GZIP_LEVEL = 6
 JS_BUDGET = 11_000
+PLAYGROUND_JS = "javascripts/tinygpt.js"
+PLAYGROUND_BUDGET = 12_000
 
 
 def test_link_to_a_missing_anchor_fails_the_strict_build(builds):
@@ -137,35 +140,42 @@ def test_every_widget_figure_carries_data_for_a_widget_the_site_draws(site):
 
 
 def test_the_sites_own_javascript_stays_small(site):
-    """Every .js file the site serves but Material's (assets/), and the overrides' inline scripts."""
-    served = sorted(path for path in site.rglob("*.js") if path.relative_to(site).parts[0] != "assets")
+    """Every .js file the site serves but Material's (assets/) and the playground's, and the
+    overrides' inline scripts; the playground's on its own."""
+    served = sorted(path for path in site.rglob("*.js") if path.relative_to(site).parts[0] != "assets"
+                    and path != site / PLAYGROUND_JS)
     inline = [script for template in sorted((ROOT / "overrides").rglob("*.html"))
               for script in re.findall(r"<script>(.*?)</script>", template.read_text(), re.DOTALL)]
     size = sum(len(gzip.compress(code, GZIP_LEVEL, mtime=0))
                for code in [path.read_bytes() for path in served] + [script.encode() for script in inline])
     assert site / "javascripts" / "widgets.js" in served and len(served) > 6 and inline
     assert size <= JS_BUDGET, f"{size} bytes of JavaScript sent, budget {JS_BUDGET}"
+    playground = len(gzip.compress((site / PLAYGROUND_JS).read_bytes(), GZIP_LEVEL, mtime=0))
+    assert playground <= PLAYGROUND_BUDGET, f"{playground} bytes sent for the playground, budget {PLAYGROUND_BUDGET}"
 
 
 def test_only_pages_with_a_widget_load_the_scripts_and_only_those_they_need(site):
     """Not from extra_javascript, which every page loads: the hook adds them where widgets are.
 
-    What widgets share, then the page's kinds; relative URLs that lead to the scripts from the
-    page, at any depth.
+    What widgets share, then the page's kinds, then the script of a playground; relative URLs
+    that lead to the scripts from the page, at any depth.
     """
     assert "extra_javascript" not in tangle.read_config(ROOT)
-    pages = 0
+    pages, playgrounds = 0, 0
     for page in site.rglob("*.html"):
         text = page.read_text(encoding="utf-8")
         scripts = re.findall(r'<script src="([^"]*/)?(javascripts/[^"]*)" defer></script>', text)
         kinds = re.findall(r'<figure class="attnlit-figure"[^>]* data-widget="([a-z]+)"', text)
-        expected = ["javascripts/widgets.js", *(f"javascripts/widgets/{kind}.js" for kind in kinds)]
-        assert [path for _, path in scripts] == (expected if kinds else []), page.relative_to(site)
+        played = re.findall(r'<div class="attnlit-playground" data-playground="([a-z]+)"', text)
+        expected = ["javascripts/widgets.js", *(f"javascripts/widgets/{kind}.js" for kind in kinds)] if kinds else []
+        expected += [f"javascripts/{name}.js" for name in played]
+        assert [path for _, path in scripts] == expected, page.relative_to(site)
         for up, path in scripts:
             assert (page.parent / up / path).resolve() == (site / path).resolve()
             assert (site / path).exists()
         pages += bool(kinds)
-    assert pages >= 6
+        playgrounds += PLAYGROUND_JS in [path for _, path in scripts]
+    assert pages >= 6 and playgrounds == 1
 
 
 def test_admonition_and_summary_titles_show_no_escaped_quotes(site):

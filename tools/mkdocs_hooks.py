@@ -1,7 +1,10 @@
-"""MkDocs hooks: block titles, figures, MathML, light notebook pages, a notebook per page."""
+"""MkDocs hooks: block titles, figures, files built by blocks, MathML, light notebook pages,
+a notebook per page."""
 
+import contextlib
 import hashlib
 import html
+import io
 import json
 import logging
 import os
@@ -20,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 # One reading of markers and fences, shared with the tangler and the notebook converter.
 from cache_key import cache  # noqa: E402
 from notebooks import chapter_notebook, lab_notebook  # noqa: E402
-from tangle import FIGURE, MARKER, OUTPUT, TangleError, fences  # noqa: E402
+from tangle import FIGURE, MARKER, OUTPUT, SITE_FILE, TangleError, fences  # noqa: E402
 
 log = logging.getLogger("mkdocs.hooks.attnlit")
 # pymdownx.arithmatex with `generic: true` wraps TeX as \(...\) in a span or \[...\] in a div.
@@ -54,10 +57,16 @@ INLINE_TEX = re.compile(r"\$([^$\n]+?)\$")
 # Loaded by the pages that have a widget, only: what widgets share, then each kind's drawing.
 WIDGETS_JS, KIND_JS = "javascripts/widgets.js", "javascripts/widgets/{}.js"
 WIDGET_KIND = re.compile(r'<figure class="attnlit-figure"[^>]* data-widget="([a-z]+)"')
+# A playground (a page's own interactive part, not a figure) loads its script, and only its.
+PLAYGROUND_JS = "javascripts/{}.js"
+PLAYGROUND = re.compile(r'<div class="attnlit-playground" data-playground="([a-z]+)"')
 svgs: dict[str, str] = {}  # slot key -> drawn SVG, from on_page_markdown to on_page_content
 ROOT = Path(__file__).resolve().parent.parent
 # Drawn SVGs by figure code, for this attnlit and environment: a warm build draws nothing.
 FIGURES = cache("figures", ROOT)
+# Files that blocks under a site-file marker build, by block code, likewise.
+SITE_FILES = cache("site-files", ROOT)
+built: dict[str, dict[str, bytes]] = {}  # page -> {file name: contents}, written beside the page
 
 
 def on_config(config, **kwargs):
@@ -113,6 +122,30 @@ def render(code: str, key: str) -> tuple[str, str | None]:
     return to_svg(fig, name=key), widget
 
 
+def site_file(code: str, key: str) -> bytes:
+    """Run a site-file block in a fresh namespace: its `data`, bytes or plain JSON, as bytes.
+
+    Cached by the block's code, as figures are. What the block prints is its asserted
+    output on the page, checked by the tests; the build does not show it.
+    """
+    cached = SITE_FILES / hashlib.sha1("\0".join([key, code]).encode()).hexdigest()
+    if cached.exists():
+        return cached.read_bytes()
+    namespace = {"__name__": "__main__"}
+    with contextlib.redirect_stdout(io.StringIO()):
+        exec(compile(code, key, "exec"), namespace)
+    if "data" not in namespace:
+        raise ValueError("the block must leave the file's contents in `data`: bytes, or plain JSON data")
+    data = namespace["data"]
+    if not isinstance(data, bytes):  # plain JSON only: no NaN or infinity
+        data = json.dumps(data, allow_nan=False, separators=(",", ":")).encode()
+    cached.parent.mkdir(parents=True, exist_ok=True)
+    partial = cached.with_suffix(f".{os.getpid()}.part")  # two builds may run at once
+    partial.write_bytes(data)
+    partial.replace(cached)
+    return data
+
+
 def figure(caption: str, fence: list[str], key: str) -> list[str]:
     """A drawn figure with its caption, then its code folded into a collapsible box.
 
@@ -145,7 +178,8 @@ def figure(caption: str, fence: list[str], key: str) -> list[str]:
 
 
 def on_page_markdown(markdown: str, page, **kwargs) -> str:
-    """Title tangled blocks with their module and asserted outputs with "Output"; draw figures.
+    """Title tangled blocks with their module and asserted outputs with "Output"; draw figures;
+    build the files of site-file blocks, written beside the page by on_post_page.
 
     Fenced blocks are copied whole: a line inside one that looks like a marker is code or
     printed output, never a marker.
@@ -157,7 +191,7 @@ def on_page_markdown(markdown: str, page, **kwargs) -> str:
         raise PluginError(str(error)) from error
     while i < len(lines):
         line, following = lines[i], lines[i + 1] if i + 1 < len(lines) else ""
-        marker, caption = MARKER.match(line), FIGURE.match(line)
+        marker, caption, target = MARKER.match(line), FIGURE.match(line), SITE_FILE.match(line)
         end = spans.get(i + 1, i)  # the marker's block runs to here
         block = lines[i + 1:end + 1]
         if i in spans:
@@ -177,6 +211,17 @@ def on_page_markdown(markdown: str, page, **kwargs) -> str:
             except Exception as error:
                 raise PluginError(f"{key}: figure failed to draw: {type(error).__name__}: {error}") from error
             out += [indent + row if row else row for row in drawn]
+        elif target:
+            key, indent, name = f"{page.file.src_uri}:{i + 1}", target["indent"], target["name"]
+            if following != f"{indent}```python":
+                raise PluginError(f"{key}: a site-file marker must sit right above a ```python block "
+                                  "with the same indentation")
+            try:
+                data = site_file("\n".join(row[len(indent):] for row in block[1:-1]), key)
+            except Exception as error:
+                raise PluginError(f"{key}: {name} failed to build: {type(error).__name__}: {error}") from error
+            built.setdefault(page.file.src_uri, {})[name] = data
+            out += [f'{following} title="writes {name}, beside this page, at build time"', *block[1:]]
         else:
             out.append(line)
             end = i
@@ -254,7 +299,13 @@ def on_page_content(content: str, page, **kwargs) -> str:
         page.meta["notebook"] = Path(page.file.src_uri).stem + ".ipynb"
     content = SVG_SLOT.sub(lambda match: svgs.pop(match[1]), content)
     kinds = dict.fromkeys(WIDGET_KIND.findall(content))  # in order, once each
-    for script in [WIDGETS_JS, *map(KIND_JS.format, kinds)] if kinds else []:
+    scripts = [WIDGETS_JS, *map(KIND_JS.format, kinds)] if kinds else []
+    for name in dict.fromkeys(PLAYGROUND.findall(content)):
+        if not (ROOT / "docs" / PLAYGROUND_JS.format(name)).exists():
+            raise PluginError(f"{page.file.src_uri}: no script docs/{PLAYGROUND_JS.format(name)} "
+                              f"for the playground {name!r}")
+        scripts.append(PLAYGROUND_JS.format(name))
+    for script in scripts:
         content += f'\n<script src="{get_relative_url(script, page.url)}" defer></script>'
     # Every page loads the whole search index, so code blocks and exercise solutions stay
     # out of it: the prose names every function it uses (in inline code, which is indexed).
@@ -265,7 +316,12 @@ def on_page_content(content: str, page, **kwargs) -> str:
 
 
 def on_post_page(output: str, page, config, **kwargs) -> str:
-    """Write the page's notebook next to it: a chapter converted, or a lab's script."""
+    """Write the page's notebook next to it: a chapter converted, or a lab's script; and the
+    files its site-file blocks built."""
+    folder = Path(config.site_dir) / Path(page.file.dest_uri).parent
+    for name, data in built.pop(page.file.src_uri, {}).items():
+        folder.mkdir(parents=True, exist_ok=True)  # the page itself is written later
+        (folder / name).write_bytes(data)
     name = page.meta.get("notebook")
     if name:
         source = Path(page.file.abs_src_path)
@@ -273,9 +329,8 @@ def on_post_page(output: str, page, config, **kwargs) -> str:
             notebook = lab_notebook(source)
         else:
             notebook = chapter_notebook(source.read_text(encoding="utf-8"), page.file.src_uri)
-        target = Path(config.site_dir) / Path(page.file.dest_uri).parent / name
-        target.parent.mkdir(parents=True, exist_ok=True)  # the page itself is written later
-        target.write_text(nbformat.writes(notebook), encoding="utf-8")
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_text(nbformat.writes(notebook), encoding="utf-8")
     return output
 
 

@@ -62,6 +62,7 @@ MODULES = (
     "attnlit/positions.py",
     "attnlit/gpt.py",
     "attnlit/kvcache.py",
+    "attnlit/export.py",
     "attnlit/gqa.py",
     "attnlit/cachesize.py",
     "attnlit/train/__init__.py",
@@ -70,6 +71,8 @@ MODULES = (
 MARKER = re.compile(r"^(?P<indent>\s*)<!-- tangle: (?P<module>\S+) -->\s*$")
 # The other markers a chapter uses; the MkDocs hooks and the notebook converter read them.
 FIGURE = re.compile(r"^(?P<indent>\s*)<!--\s*figure:\s*(?P<caption>.+?)\s*-->\s*$")
+# A block whose `data` (bytes, or plain JSON data) the build writes into a file beside its page.
+SITE_FILE = re.compile(r"^(?P<indent>\s*)<!--\s*site-file:\s*(?P<name>[\w-]+\.[a-z]+)\s*-->\s*$")
 OUTPUT = "<!--pytest-codeblocks:expected-output-->"
 # CommonMark: a fence is 3+ backticks or tildes; a backtick fence's info string has no backtick
 # (so "```python``` opens a block" in prose is inline code, not a fence).

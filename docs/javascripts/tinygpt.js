@@ -1,0 +1,426 @@
+// Page 10c (talk-to-the-model.md): chapter 10's TinyGPT in the browser, and the playground
+// that talks to it. The weights come from tinygpt.bin, beside the page, which the build writes
+// with attnlit.export.export_weights: four bytes that give the length of a JSON header, the
+// header, then every parameter as float16. The page fetches them only when the reader presses
+// the start button. window.attnlitTinyGPT exposes the model to the browser tests (and to the
+// console): load(url), forward(ids, {ablate}) -> {logits, attention}, and
+// generate(ids, k, {ablate}) -> ids and k greedy tokens more, computed with a KV cache.
+(() => {
+  "use strict";
+  if (window.attnlitTinyGPT) return; // instant navigation runs it again: document$ mounts
+  // --8<-- [start:model]
+  let config, P; // the header's config; each parameter by name, as a Float32Array
+
+  // A float16 from its 16 bits: a sign, 5 exponent bits, 10 fraction bits.
+  function half(bits) {
+    const sign = bits >> 15 ? -1 : 1, e = (bits >> 10) & 31, f = bits & 1023;
+    if (e === 0) return sign * f * 2 ** -24; // subnormal
+    if (e === 31) return f ? NaN : sign * Infinity;
+    return sign * (1024 + f) * 2 ** (e - 25);
+  }
+
+  async function load(url) {
+    const response = await fetch(url);
+    if (!response.ok) throw new Error(`${url} answered ${response.status}`);
+    const buffer = await response.arrayBuffer(), view = new DataView(buffer);
+    const size = view.getUint32(0, true), bytes = new Uint8Array(buffer, 4, size);
+    const header = JSON.parse(new TextDecoder().decode(bytes));
+    let at = 4 + size;
+    P = {};
+    for (const [name, shape] of header.tensors) {
+      const values = new Float32Array(shape.reduce((a, b) => a * b, 1));
+      for (let i = 0; i < values.length; i++, at += 2)
+        values[i] = half(view.getUint16(at, true)); // little-endian
+      P[name] = values;
+    }
+    config = header.config;
+    return config;
+  }
+
+  // nn.Linear on L rows: x (L, din) -> x W^T + b, (L, dout); W is (dout, din). Four
+  // outputs at a time (dout is a multiple of 4): each x[i, k] is read once for four
+  // products, twice as fast as one output at a time.
+  function linear(x, L, W, b, din, dout) {
+    const y = new Float64Array(L * dout);
+    for (let i = 0; i < L; i++)
+      for (let o = 0; o < dout; o += 4) {
+        const w = o * din; // rows o to o + 3 of W start at w, w + din, ...
+        let y0 = 0, y1 = 0, y2 = 0, y3 = 0;
+        for (let k = 0; k < din; k++) {
+          const v = x[i * din + k];
+          y0 += v * W[w + k];
+          y1 += v * W[w + din + k];
+          y2 += v * W[w + 2 * din + k];
+          y3 += v * W[w + 3 * din + k];
+        }
+        const at = i * dout + o;
+        y[at] = y0;
+        y[at + 1] = y1;
+        y[at + 2] = y2;
+        y[at + 3] = y3;
+        if (b) for (let j = 0; j < 4; j++) y[at + j] += b[o + j];
+      }
+    return y;
+  }
+
+  // nn.LayerNorm on each row of (L, d): mean 0 and variance 1, then gain and shift.
+  function layerNorm(x, L, d, gain, shift) {
+    const y = new Float64Array(L * d);
+    for (let i = 0; i < L; i++) {
+      const row = x.subarray(i * d, (i + 1) * d);
+      const mean = row.reduce((a, v) => a + v, 0) / d;
+      const variance = row.reduce((a, v) => a + (v - mean) ** 2, 0) / d;
+      for (let k = 0; k < d; k++)
+        y[i * d + k] = (row[k] - mean) / Math.sqrt(variance + 1e-5) * gain[k] + shift[k];
+    }
+    return y;
+  }
+
+  // nn.GELU(approximate="tanh"), in place: v (1 + tanh u) / 2 with u = C (v + 0.044715 v^3),
+  // written v / (1 + exp(-2u)), the same number: Math.exp is several times faster than
+  // Math.tanh. (Loops here, not the arrays' map, which is slower still.)
+  const C = Math.sqrt(2 / Math.PI);
+  function gelu(x) {
+    for (let i = 0; i < x.length; i++) {
+      const v = x[i], u = C * (v + 0.044715 * v * v * v);
+      x[i] = v / (1 + Math.exp(-2 * u));
+    }
+    return x;
+  }
+  // x + y, in x's place: the residual connection.
+  function add(x, y) {
+    for (let i = 0; i < x.length; i++) x[i] += y[i];
+    return x;
+  }
+
+  // One head's attention for query row i, at position m, over keys 0 to m: its weights
+  // into row (zeros after m: the causal mask) and, if the head is on, the weighted sum of
+  // the values into the context. The head's columns are c to c + hd - 1 of each row of d.
+  function attend(queries, keys, values, i, m, c, hd, d, row, context, on) {
+    const q = i * d + c, scale = Math.sqrt(hd); // queries[q + k]: the query's k-th number
+    let max = -Infinity, total = 0;
+    for (let j = 0; j <= m; j++) {
+      let score = 0;
+      for (let k = 0, key = j * d + c; k < hd; k++) score += queries[q + k] * keys[key + k];
+      row[j] = score / scale;
+      if (row[j] > max) max = row[j];
+    }
+    for (let j = 0; j <= m; j++) total += row[j] = Math.exp(row[j] - max);
+    for (let j = 0; j <= m; j++) row[j] /= total;                       // softmax
+    if (on)
+      for (let j = 0; j <= m; j++)
+        for (let k = 0, value = j * d + c; k < hd; k++) context[q + k] += row[j] * values[value + k];
+  }
+
+  // The model on L new tokens after the S that the caches hold (cache.seen; per layer,
+  // keys and values of (context, d), filled up to row S): the logits, (L, vocab) as one
+  // flat array, and each layer's attention weights, (h, L, S + L). The heads in `off`
+  // ("layer.head") compute their weights but add nothing to the context: ablated.
+  function step(ids, cache, off) {
+    const { d_model: d, num_heads: h, vocab_size: vocab } = config, hd = d / h;
+    const L = ids.length, S = cache.seen, n = S + L;
+    const tok = P["tok_emb.weight"], pos = P["pos_emb.weight"];
+    let x = new Float64Array(L * d);                                   // (L, d)
+    for (let i = 0; i < L; i++)
+      for (let k = 0; k < d; k++) x[i * d + k] = tok[ids[i] * d + k] + pos[(S + i) * d + k];
+    const attention = [];
+    for (let layer = 0; layer < cache.layers.length; layer++) {
+      const { keys, values } = cache.layers[layer];
+      const p = name => P[`trf_blocks.${layer}.${name}`];
+      const a = layerNorm(x, L, d, p("norm1.weight"), p("norm1.bias"));
+      const queries = linear(a, L, p("att.W_query.weight"), null, d, d);  // (L, d)
+      keys.set(linear(a, L, p("att.W_key.weight"), null, d, d), S * d);   // (S + L, d)
+      values.set(linear(a, L, p("att.W_value.weight"), null, d, d), S * d);
+      const context = new Float64Array(L * d), weights = [];              // (L, d)
+      for (let head = 0; head < h; head++) {
+        const on = !off.has(`${layer}.${head}`), rows = [];
+        for (let i = 0; i < L; i++) {
+          rows.push(new Float64Array(n));                                  // (L, n)
+          attend(queries, keys, values, i, S + i, head * hd, hd, d, rows[i], context, on);
+        }
+        weights.push(rows);
+      }
+      attention.push(weights);                                              // (h, L, n)
+      const out = p("att.out_proj.weight");
+      x = add(x, linear(context, L, out, p("att.out_proj.bias"), d, d));
+      const b = layerNorm(x, L, d, p("norm2.weight"), p("norm2.bias"));
+      const inner = gelu(linear(b, L, p("ff.0.weight"), p("ff.0.bias"), d, 4 * d));
+      x = add(x, linear(inner, L, p("ff.2.weight"), p("ff.2.bias"), 4 * d, d));
+    }
+    cache.seen = n;
+    const normed = layerNorm(x, L, d, P["final_norm.weight"], P["final_norm.bias"]);
+    return { logits: linear(normed, L, P["out_head.weight"], null, d, vocab), attention };
+  }
+
+  // Empty caches: one per layer, room for the whole context.
+  const caches = () => ({ seen: 0, layers: Array.from({ length: config.num_layers }, () => ({
+    keys: new Float64Array(config.context_length * config.d_model),
+    values: new Float64Array(config.context_length * config.d_model) })) });
+  // The first largest, as torch.argmax.
+  const argmax = row => row.reduce((best, v, i) => (v > row[best] ? i : best), 0);
+
+  function checked(ids, k, ablate) {
+    if (!P) throw new Error("load the weights first");
+    const { vocab_size: vocab, context_length: n, num_layers, num_heads } = config;
+    if (!Array.isArray(ids) || !ids.every(id => Number.isInteger(id) && id >= 0 && id < vocab))
+      throw new TypeError(`ids must be an array of integers from 0 to ${vocab - 1}`);
+    if (!ids.length || ids.length + k > n)
+      throw new RangeError(`ids has ${ids.length} tokens, with k=${k} more: need 1 to ${n}`);
+    if (!ablate.every(([l, h]) => l >= 0 && l < num_layers && h >= 0 && h < num_heads))
+      throw new RangeError(`ablate must list [layer, head] pairs of this model`);
+    return new Set(ablate.map(([l, h]) => `${l}.${h}`));
+  }
+
+  // The whole sequence at once: logits (n, vocab), attention (layers, h, n, n).
+  function forward(ids, { ablate = [] } = {}) {
+    const { logits, attention } = step(ids, caches(), checked(ids, 0, ablate));
+    const vocab = config.vocab_size;
+    return { logits: ids.map((_, i) => logits.subarray(i * vocab, (i + 1) * vocab)), attention };
+  }
+
+  // Greedy generation with the caches: the prompt once, then each new token alone.
+  function generate(ids, k, { ablate = [] } = {}) {
+    const off = checked(ids, k, ablate), cache = caches(), vocab = config.vocab_size;
+    const result = [...ids];
+    let { logits } = step(ids, cache, off);
+    for (let t = 0; t < k; t++) {
+      result.push(argmax(logits.subarray(logits.length - vocab)));  // the last row's best
+      if (t < k - 1) ({ logits } = step(result.slice(-1), cache, off));
+    }
+    return result;
+  }
+  // --8<-- [end:model]
+
+  window.attnlitTinyGPT = { load, forward, generate, get config() { return config; } };
+
+  // The playground. Shades as attnlit.plots.heatmap draws weights (matplotlib's "Blues").
+  const BLUES = ["f7fbff", "deebf7", "c6dbef", "9ecae1", "6baed6", "4292c6", "2171b5", "08519c",
+    "08306b"].map(hex => [0, 2, 4].map(i => parseInt(hex.slice(i, i + 2), 16)));
+  function blues(v) {
+    const x = Math.min(Math.max(v, 0), 1) * 8, i = Math.min(7, Math.floor(x));
+    return `rgb(${BLUES[i].map((c, j) => Math.round(c + (x - i) * (BLUES[i + 1][j] - c)))})`;
+  }
+  // A byte as a character: printable ASCII and Latin-1 as themselves, the rest as a dot.
+  const char = b => (b > 32 && b < 127) || (b > 160 && b !== 173) ? String.fromCharCode(b)
+    : b === 32 ? " " : "·";
+  const cell = b => (b === 32 ? "␣" : char(b)); // a space, visible in a cell
+  const PHRASE = "Bright sky. Br", f4 = v => v.toFixed(4);
+  let made = 0;
+
+  function el(parent, tag, attrs = {}, text) {
+    const node = document.createElement(tag);
+    for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, value);
+    if (text !== undefined) node.textContent = text;
+    parent?.append(node);
+    return node;
+  }
+
+  // Random bytes from a seeded generator (mulberry32): each press of a preset draws anew,
+  // the same draws on every visit.
+  let seed = 25;
+  function random() {
+    let t = (seed += 0x6d2b79f5);
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
+  }
+  const shuffled = () => [...Array(256).keys()].map(b => [random(), b]).sort((a, b) => a[0] - b[0])
+    .map(([, b]) => b);
+  const PRESETS = {
+    "a repeated phrase": null, // the text box's phrase
+    "random tokens": () => { const s = shuffled().slice(0, 10); return [...s, ...s.slice(0, 4)]; },
+    "no repeat": () => shuffled().slice(0, 14),
+  };
+
+  function playground(box) {
+    const n = config.context_length, heads = [];
+    for (let l = 0; l < config.num_layers; l++)
+      for (let h = 0; h < config.num_heads; h++) heads.push([l, h]);
+    box.replaceChildren();
+    const controls = el(box, "div", { class: "attnlit-controls" });
+    const id = `attnlit-text-${++made}`, line = el(controls, "div", { class: "attnlit-text" });
+    el(line, "label", { for: id }, "Your text");
+    const input = el(line, "input", { id, type: "text", autocomplete: "off", spellcheck: "false" });
+    input.value = PHRASE;
+    const presets = el(controls, "div", { role: "group", "aria-label": "Presets" });
+    let preset = null; // ids of a preset of random tokens, or null: the text box's
+    for (const [label, make] of Object.entries(PRESETS))
+      el(presets, "button", { type: "button", class: "md-button" }, label).onclick = () => {
+        preset = make && make();
+        input.value = make ? "" : PHRASE;
+        update(true);
+      };
+    input.oninput = () => { preset = null; update(true); };
+    const set = el(controls, "fieldset");
+    el(set, "legend", {}, "Heads on");
+    const switches = heads.map(([l, h]) => {
+      const label = el(set, "label"), on = el(label, "input", { type: "checkbox", role: "switch" });
+      on.checked = true;
+      label.append(` ${l}.${h}`);
+      return on;
+    });
+    set.onchange = () => update();
+    const slide = el(controls, "div", { class: "attnlit-slider" }), sid = `attnlit-position-${++made}`;
+    el(slide, "label", { for: sid }, "Position");
+    const position = el(slide, "input", { type: "range", id: sid, min: 0, max: 0, value: 0 });
+    const shown = el(slide, "output", { for: sid });
+    position.oninput = () => draw();
+    const caption = el(box, "p", { class: "attnlit-caption" });
+    const grid = el(box, "div", { class: "attnlit-grid", role: "img" });
+    const panels = el(box, "div", { class: "attnlit-panels" });
+    const [top, keys, more] = ["attnlit-top", "attnlit-keys", "attnlit-continuation"]
+      .map(name => el(panels, "div", { class: name }));
+    const status = el(box, "p", { class: "attnlit-status", role: "status" });
+    const timing = el(box, "p", { class: "attnlit-timing" });
+    let ids, dropped, off, result, continued;
+
+    function update(retyped) {
+      const bytes = preset ?? [...new TextEncoder().encode(input.value)];
+      dropped = Math.max(0, bytes.length - n);
+      ids = bytes.slice(dropped);
+      off = heads.filter((_, i) => !switches[i].checked);
+      const last = +position.value === +position.max;
+      position.max = Math.max(ids.length - 1, 0);
+      if (retyped || last) position.value = position.max;
+      const started = performance.now();
+      result = ids.length ? forward(ids, { ablate: off }) : null;
+      continued = ids.length && ids.length < n
+        ? generate(ids, n - ids.length, { ablate: off }).slice(ids.length) : [];
+      const took = (performance.now() - started).toFixed(1);
+      timing.textContent = ids.length ? `Forward pass and continuation: ${took} ms.` : "";
+      draw();
+    }
+
+    function draw() {
+      const m = +position.value, labels = [];
+      box.dataset.position = m;
+      if (!result) {
+        grid.replaceChildren();
+        caption.textContent = "";
+        [top, keys, more].forEach(panel => panel.replaceChildren());
+        shown.textContent = "–";
+        status.textContent = "No tokens: type a text or pick a preset.";
+        return;
+      }
+      const at = `${m} (${cell(ids[m])})`;
+      shown.textContent = at;
+      caption.textContent = `Each head's attention from position ${at}`;
+      position.setAttribute("aria-valuetext", at);
+      grid.style.gridTemplateColumns = `3em repeat(${ids.length}, minmax(0, 1fr))`;
+      grid.replaceChildren(el(null, "span"));
+      ids.forEach((b, j) => {
+        const token = el(grid, "span", { class: j === m ? "attnlit-token attnlit-picked" : "attnlit-token",
+          title: `position ${j}: byte ${b}` }, cell(b));
+        token.onclick = () => { position.value = j; draw(); };
+      });
+      const strongest = heads.map(([l, h], i) => {
+        const row = result.attention[l][h][m], key = argmax(row.subarray(0, m + 1));
+        const isOff = off.includes(heads[i]);
+        el(grid, "span", { class: isOff ? "attnlit-head attnlit-off" : "attnlit-head" }, `${l}.${h}`);
+        ids.forEach((_, j) => el(grid, "span", j > m ? {} : { class: isOff ? "attnlit-off" : "",
+          style: `background: ${blues(row[j])}` }));
+        labels.push(`head ${l}.${h}${isOff ? " (off)" : ""}: ${key} (${cell(ids[key])}) ${f4(row[key])}`);
+        return [`${l}.${h}${isOff ? " (off)" : ""}`, `${key} ${cell(ids[key])}`, f4(row[key])];
+      });
+      grid.setAttribute("aria-label", `Attention weights from position ${at}, strongest keys: ${labels.join("; ")}`);
+      const logits = result.logits[m], max = Math.max(...logits);
+      const exp = logits.map(v => Math.exp(v - max)), total = exp.reduce((a, v) => a + v, 0);
+      const best = [...exp.keys()].sort((a, b) => exp[b] - exp[a]).slice(0, 5);
+      table(top, `After position ${at}, the next token`, ["token", "byte", "probability"],
+        best.map(b => [cell(b), String(b), f4(exp[b] / total)]), best.map(b => exp[b] / total));
+      table(keys, "Strongest key of each head", ["head", "key", "weight"], strongest);
+      more.replaceChildren(el(null, "p", { class: "attnlit-caption" }, "Greedy continuation"));
+      const text = el(more, "p", { class: "attnlit-text-out" }, ids.map(char).join(""));
+      if (continued.length) el(text, "mark", {}, continued.map(char).join(""));
+      else el(more, "p", {}, "None: the context is full.");
+      const cut = dropped ? ` The text has ${dropped + n} bytes; the model reads the last ${n}.` : "";
+      const heard = off.length ? ` Heads off: ${off.map(([l, h]) => `${l}.${h}`).join(", ")}.` : "";
+      status.textContent = `After position ${at}: ${cell(best[0])} ${f4(exp[best[0]] / total)}.`
+        + ` Continuation: ${continued.map(char).join("") || "none"}.${heard}${cut}`;
+    }
+
+    function table(panel, caption, header, rows, bars) {
+      panel.replaceChildren();
+      const t = el(panel, "table", { class: "attnlit-table" });
+      el(t, "caption", {}, caption);
+      const head = el(el(t, "thead"), "tr");
+      header.forEach(h => el(head, "th", { scope: "col" }, h));
+      const body = el(t, "tbody");
+      rows.forEach((row, i) => {
+        const tr = el(body, "tr");
+        row.forEach(v => el(tr, "td", {}, v));
+        if (bars) el(el(tr, "td"), "span", { class: "attnlit-bar", style: `width: ${4 * bars[i]}em` });
+      });
+    }
+
+    update(true);
+  }
+
+  // The playground's styles: here, so that the site's other pages do not load them.
+  const STYLE = [
+    ".attnlit-playground { margin: 1em 0 1.5em; }",
+    ".attnlit-playground .attnlit-controls { justify-content: flex-start; align-items: center; }",
+    ".attnlit-text { display: flex; flex: 1 1 100%; gap: 0.5em; align-items: center; }",
+    ".attnlit-text label, .attnlit-caption, .attnlit-table caption { font-weight: 700; }",
+    ".attnlit-text input { flex: 1; min-width: 0; padding: 0.3em 0.5em; font: inherit;"
+      + " font-family: var(--md-code-font-family); color: var(--md-default-fg-color);"
+      + " background: var(--md-default-bg-color); border: 1px solid var(--md-default-fg-color--light);"
+      + " border-radius: 0.2em; }",
+    ".attnlit-playground .md-button { margin: 0 0.4em 0.3em 0; padding: 0.3em 0.9em; }",
+    // Material's outlined button is indigo on the dark palette too: 2.3:1, not the 4.5:1 of AA.
+    "[data-md-color-scheme=slate] .attnlit-playground .md-button:not(.md-button--primary)"
+      + " { color: var(--md-default-fg-color); }",
+    ".attnlit-playground button:focus-visible { outline: 2px solid var(--md-default-fg-color);"
+      + " outline-offset: 2px; }",
+    ".attnlit-grid { display: grid; gap: 1px; margin: 0 0 0.8em; font-family: var(--md-code-font-family);"
+      + " font-size: 13px; line-height: 1.7; text-align: center; }",
+    ".attnlit-grid > span { min-width: 0; overflow: hidden; }",
+    ".attnlit-token { cursor: pointer; }",
+    ".attnlit-picked { outline: 2px solid #d95f02; outline-offset: -2px; font-weight: 700; }",
+    ".attnlit-head { text-align: left; }",
+    "span.attnlit-off:not(.attnlit-head) { opacity: 0.3; }",
+    ".attnlit-head.attnlit-off { text-decoration: line-through; }",
+    ".attnlit-panels { display: flex; flex-wrap: wrap; gap: 0 2em; }",
+    ".attnlit-panels > div { flex: 1 1 14em; }",
+    ".attnlit-table { border-collapse: collapse; font-variant-numeric: tabular-nums; }",
+    ".attnlit-table caption { text-align: left; padding-bottom: 0.2em; }",
+    ".attnlit-table th, .attnlit-table td { padding: 0.1em 0.9em 0.1em 0; text-align: left; }",
+    ".attnlit-bar { display: inline-block; height: 0.8em; background: #1f77b4; }",
+    ".attnlit-text-out { font-family: var(--md-code-font-family); overflow-wrap: anywhere; }",
+    ".attnlit-text-out mark { color: inherit; background: none; text-decoration: underline 2px #d95f02;"
+      + " text-underline-offset: 0.2em; }",
+    ".attnlit-timing { font-size: 0.85em; }",
+  ].join("\n");
+
+  // Each playground of the page: a button that fetches the weights, then the playground.
+  function mount() {
+    for (const box of document.querySelectorAll(".attnlit-playground:not([data-state])")) {
+      if (!document.getElementById("attnlit-playground-style"))
+        el(document.head, "style", { id: "attnlit-playground-style" }, STYLE);
+      box.dataset.state = "waiting";
+      box.replaceChildren();
+      const note = el(box, "p", {}, "The model runs here, in your browser, once its weights "
+        + "have come: press the button to fetch them.");
+      const start = el(box, "button", { type: "button", class: "md-button md-button--primary" },
+        "Start the model");
+      start.onclick = async () => {
+        start.disabled = true;
+        box.dataset.state = "loading";
+        note.textContent = "Fetching the weights…";
+        try {
+          if (!P) await load(new URL(box.dataset.weights, location.href));
+        } catch (error) {
+          note.textContent = `The weights did not come: ${error.message}. Press to try again.`;
+          start.disabled = false;
+          box.dataset.state = "waiting";
+          return;
+        }
+        playground(box);
+        box.dataset.state = "ready";
+        box.querySelector("input").focus();
+      };
+    }
+  }
+  if (window.document$) window.document$.subscribe(mount);
+  else mount();
+})();
