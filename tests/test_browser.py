@@ -10,22 +10,24 @@ on the palette toggle, in the dark one. On a page with figures readers can move 
 same visit moves every control, by keyboard and by pointer, and reads what the widget shows; a
 second visit, with JavaScript off, checks that the static figure is there instead. Every page
 with figures is opened once more on a phone's screen (390 px), several at a time in one
-context, where its figures are measured again and its widgets checked. The tests below read
-those records. Every wait is on a condition (a response, an attribute, an element), never on
-time.
+context, where its figures are measured again and its widgets checked. Each widget is also
+given data its page never has (served changed): too little, a flat curve, broken data that
+fails its first drawing. The tests below read those records. Every wait is on a condition (a
+response, an attribute, an element), never on time.
 """
 
 import asyncio
 import contextlib
 import functools
 import gzip
+import json
 import os
 import re
 import threading
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass
-from html import unescape
+from html import escape, unescape
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from collections.abc import Callable
 from pathlib import Path
@@ -566,6 +568,74 @@ async def static_record(browser, server: str, page_name: str) -> dict:
         await context.close()
 
 
+# Widgets given data their page never has: the page is served with its widget's data changed.
+# A case's name: (the page, the change). A widget counts what its data holds, and copes with
+# data that draws a flat curve.
+ALTERED = {
+    "fewer words": ("dropout.md", lambda data: {**data, "words": data["words"][:4],
+                                                "weights": [row[:4] for row in data["weights"][:4]]}),
+    "flat curve": ("word-order.md", lambda data: {**data, "q": [0.0] * len(data["q"]),
+                                                  "k": [0.0] * len(data["k"])}),
+}
+# Each page's widget with its data broken where only the drawing reads it: its controls are
+# made, and its first drawing fails. The page must stay as it was served.
+BROKEN = {
+    "attention-without-weights.md": lambda data: {**data, "scores": None},
+    "scaling.md": lambda data: {**data, "scores": None},
+    "causal-attention.md": lambda data: {**data, "ways": [[name, None] for name, _ in data["ways"]]},
+    "dropout.md": lambda data: {**data, "weights": None},
+    "word-order.md": lambda data: {**data, "pairs": None},
+    "trained-gpt.md": lambda data: {**data, "sequences": [{**sequence, "shades": None}
+                                                          for sequence in data["sequences"]]},
+}
+WIDGET_DATA = re.compile(r'(<div class="attnlit-data" hidden>)(.*?)(</div>)', re.DOTALL)
+# What the page logs as errors (widgets.js logs a widget that failed), kept in the page.
+CONSOLE_ERRORS = """window.attnlitConsoleErrors = [];
+const consoleError = console.error;
+console.error = (...args) => { attnlitConsoleErrors.push(args.map(String).join(" ")); consoleError(...args); };"""
+# The page's widget as it is now, against the same page as served (parsed again, untouched).
+AS_SERVED = """async () => {
+    const served = new DOMParser().parseFromString(await (await fetch(location.href)).text(), "text/html");
+    const [now, then] = [document, served].map(page => page.querySelector("figure[data-widget]"));
+    return {same: now.innerHTML === then.innerHTML && now.className === then.className,
+            children: [...now.children].map(child => `${child.tagName.toLowerCase()}.${[...child.classList].join(".")}`),
+            controls: document.querySelectorAll(".attnlit-controls").length};
+}"""
+
+
+async def altered_record(browser, server: str, page_name: str, change: Callable[[dict], dict]) -> dict:
+    """A page whose widget gets `change`d data: what the widget shows, or that the page is as
+    served, and what the page logged as errors."""
+    context = await browser.new_context(viewport={"width": 1280, "height": 900})
+    context.set_default_timeout(120_000)
+
+    async def altered(route):
+        response = await route.fetch()
+        body = await response.text()
+        (data,) = WIDGET_DATA.findall(body)  # one widget a page
+        changed = escape(json.dumps(change(json.loads(unescape(data[1])))), quote=False)
+        await route.fulfill(response=response, body=WIDGET_DATA.sub(
+            lambda found: found[1] + changed + found[3], body))
+
+    try:
+        await context.route(server + url_path(page_name), altered)
+        await context.add_init_script(CONSOLE_ERRORS)
+        page, errors = await context.new_page(), []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        await page.goto(server + url_path(page_name))
+        figure = page.locator("figure[data-widget]")
+        await figure.scroll_into_view_if_needed()
+        # Set up, or failed and said so.
+        await page.wait_for_function("() => document.querySelector('figure.attnlit-live') "
+                                     "|| attnlitConsoleErrors.length")
+        live = await page.locator("figure.attnlit-live").count()
+        return {"errors": [*errors, *await page.evaluate("attnlitConsoleErrors")],
+                "widget": await figure.evaluate(WIDGET) if live else None,
+                "as served": await page.evaluate(AS_SERVED)}
+    finally:
+        await context.close()
+
+
 # Widgets more than two screens below the top of the page: how many, and how many of them
 # are already set up.
 FAR_BELOW = """() => {
@@ -832,12 +902,31 @@ CLICK_NEXT = """() => {
     document.querySelector("a.md-footer__link--next").click();
     return taken;
 }"""
-# Pages a footer link apart: one without widgets, then two with one each (and their kinds).
-INSTANT = ("queries-keys-values.md", ("scaling.md", "scale"), ("causal-attention.md", "mask"))
+# Pages a footer link apart: one without widgets, then three with one each (and their kinds).
+INSTANT = ("queries-keys-values.md", ("scaling.md", "scale"), ("causal-attention.md", "mask"),
+           ("dropout.md", "dropout"))
+# The listeners on the window's resize event that are on at any time: what addEventListener
+# adds there and removeEventListener has not taken off (a bare addEventListener(...) in a
+# script is the window's).
+RESIZE_LISTENERS = """(() => {
+    const on = new Set(), prototype = EventTarget.prototype;
+    const { addEventListener: add, removeEventListener: remove } = prototype;
+    prototype.addEventListener = function (type, listener, ...options) {
+        const target = this ?? window;
+        if (target === window && type === "resize") on.add(listener);
+        return add.call(target, type, listener, ...options);
+    };
+    prototype.removeEventListener = function (type, listener, ...options) {
+        const target = this ?? window;
+        if (target === window && type === "resize") on.delete(listener);
+        return remove.call(target, type, listener, ...options);
+    };
+    window.attnlitResizeListeners = () => on.size;
+})();"""
 
 
 async def instant_record(browser, server: str) -> list[dict]:
-    """From a page without widgets to two with one, with Material's instant navigation on.
+    """From a page without widgets to three with one, with Material's instant navigation on.
 
     The site does not use the feature, but widgets must work with it: Material then brings
     each page in without reloading, loads the scripts it finds in its content (the widgets'
@@ -846,7 +935,8 @@ async def instant_record(browser, server: str) -> list[dict]:
     site's) at the test server. Material inserts a page's scripts all at once, and they run as
     they arrive: during the hops, the visit holds the shared script back until the kind's
     has run, the order that once made a widget fail now and then. Each widget page: where it
-    is, its errors so far, and how many widgets were set up, with how many sets of controls.
+    is, its errors so far, how many widgets were set up, with how many sets of controls, and
+    how many listeners the window's resize event has (RESIZE_LISTENERS), as on the first page.
     """
     context = await browser.new_context(viewport={"width": 1280, "height": 900})
     context.set_default_timeout(120_000)
@@ -870,11 +960,13 @@ async def instant_record(browser, server: str) -> list[dict]:
     try:
         await context.route(lambda url: url.endswith(("/", ".html", "/sitemap.xml")), switch_on)
         await context.route(lambda url: url.endswith("/javascripts/widgets.js"), shared_script_last)
+        await context.add_init_script(RESIZE_LISTENERS)
         page, errors, seen = await context.new_page(), [], []
         page.on("console", lambda m: m.type == "error" and errors.append(m.text))
         page.on("pageerror", lambda error: errors.append(str(error)))
         await page.goto(server + url_path(INSTANT[0]))
         await page.evaluate("window.attnlitVisit = 'still the first document'")
+        first = await page.evaluate("attnlitResizeListeners()")
         for name, kind in INSTANT[1:]:
             hop["kind"] = kind
             await page.wait_for_function(CLICK_NEXT, polling="raf")
@@ -883,7 +975,9 @@ async def instant_record(browser, server: str) -> list[dict]:
             seen.append({"path": await page.evaluate("location.pathname"), "errors": [*errors],
                          "document": await page.evaluate("window.attnlitVisit"),
                          "live": await page.locator(f"figure[data-widget={kind}].attnlit-live").count(),
-                         "controls": await page.locator(".attnlit-controls").count()})
+                         "controls": await page.locator(".attnlit-controls").count(),
+                         "resize listeners": await page.evaluate("attnlitResizeListeners()"),
+                         "on the first page": first})
         return seen
     finally:
         await context.unroute_all(behavior="ignoreErrors")  # a script held back, if it failed
@@ -1263,6 +1357,21 @@ async def browse(server: str) -> dict:
         for (key, (name, _)), outcome in zip(journeys.items(), outcomes):
             if isinstance(records[name], dict):
                 records[name][key] = outcome
+
+        async def altered(name, change):
+            async with slots:
+                return await altered_record(browser, server, name, change)
+
+        cases = [(name, case, change) for case, (name, change) in ALTERED.items()]
+        cases += [(name, None, change) for name, change in BROKEN.items()]
+        outcomes = await asyncio.gather(*(altered(name, change) for name, _, change in cases),
+                                        return_exceptions=True)
+        for (name, case, _), outcome in zip(cases, outcomes):
+            if isinstance(records[name], dict):
+                if case is None:
+                    records[name]["broken data"] = outcome
+                else:
+                    records[name].setdefault("altered", {})[case] = outcome
         await browser.close()
     return records
 
@@ -1670,6 +1779,60 @@ def test_widgets_come_with_pages_that_instant_navigation_brings_in(browsed):
         assert arrived["document"] == "still the first document", f"{name} was loaded, not brought in"
         assert arrived["path"].endswith(url_path(name))
         assert arrived["errors"] == [] and arrived["live"] == 1 and arrived["controls"] == 1, name
+
+
+def test_widgets_leave_no_listener_behind_when_instant_navigation_takes_their_page_away(browsed):
+    """The widgets of all pages share one listener on the window's resize event: pages come
+    and go without a reload, and a listener per widget would pile up with every page."""
+    seen = record(browsed, INSTANT[0])["instant"]
+    if isinstance(seen, BaseException):
+        raise seen
+    counts = [arrived["resize listeners"] for arrived in seen]
+    assert len(counts) >= 3
+    # Material's own, the same on every page, and the widgets' one.
+    assert counts == [seen[0]["on the first page"] + 1] * len(counts), \
+        f"resize listeners: {seen[0]['on the first page']} on the page without widgets, then {counts}"
+
+
+def altered(browsed, case: str) -> dict:
+    """What a widget showed with the data of ALTERED[case]."""
+    seen = record(browsed, ALTERED[case][0])["altered"][case]
+    if isinstance(seen, BaseException):
+        raise seen
+    assert seen["errors"] == [] and seen["widget"] is not None, seen["errors"]
+    return seen["widget"]
+
+
+def test_dropout_counts_the_weights_its_data_has(browsed):
+    """Four words leave 4 + 3 + 2 + 1 weights beside the causal mask, not six words' 21."""
+    seen = altered(browsed, "fewer words")
+    assert re.search(r"\b\d+ of 10 weights dropped", seen["status"]), seen["status"]
+    assert len(seen["numbers"].splitlines()) == 4 + 1, seen["numbers"]  # a row a word, the sums
+
+
+def test_rope_draws_a_flat_curve(browsed):
+    """q and k zero: every score is 0, the curve has no height to stretch over."""
+    seen = altered(browsed, "flat curve")
+    assert seen["status"].endswith("score 0.0000"), seen["status"]
+    nonsense = re.findall(r'\w+="[^"]*(?:NaN|Infinity)[^"]*"', seen["drawing"])
+    assert nonsense == [], nonsense[:3]
+
+
+def test_every_widget_is_tried_with_broken_data():
+    assert set(BROKEN) == set(WIDGETS)
+
+
+@pytest.mark.parametrize("page_name", list(BROKEN))
+def test_a_widget_that_fails_leaves_its_page_as_it_was(browsed, page_name):
+    """Its data broken where only the drawing reads it: no controls beside the static figure,
+    nothing added, the figure as served; the failure is logged."""
+    seen = record(browsed, page_name)["broken data"]
+    if isinstance(seen, BaseException):
+        raise seen
+    assert len(seen["errors"]) == 1 and seen["errors"][0].startswith("attnlit widget: "), seen["errors"]
+    assert seen["widget"] is None
+    assert seen["as served"]["controls"] == 0, seen["as served"]["children"]
+    assert seen["as served"]["same"], seen["as served"]["children"]
 
 
 def palette(browsed) -> dict:
