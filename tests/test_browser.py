@@ -3,17 +3,18 @@
 Locally these tests skip when no chromium is installed. `.ci/run` installs it and sets
 ATTNLIT_BROWSER_TESTS=required, which turns the skip into a failure.
 
-The browser work runs once, several pages at a time (playwright's async API, one browser):
-each page is opened once, and that visit records what it loaded, blocked and logged, how its
-formulas and figures came out, and what axe-core finds in the light palette and, after a click
-on the palette toggle, in the dark one. On a page with figures readers can move (widgets), the
-same visit moves every control, by keyboard and by pointer, and reads what the widget shows; a
-second visit, with JavaScript off, checks that the static figure is there instead. Every page
-with figures is opened once more on a phone's screen (390 px), several at a time in one
-context, where its figures are measured again and its widgets checked. Each widget is also
-given data its page never has (served changed): too little, a flat curve, broken data that
-fails its first drawing. The tests below read those records. Every wait is on a condition (a
-response, an attribute, an element), never on time.
+The browser work runs once, several visits at a time from one queue (playwright's async API,
+one browser): each page is opened once, and that visit records what it loaded, blocked and
+logged, how its formulas and figures came out, and what axe-core finds in the light palette
+and, after a click on the palette toggle, in the dark one. On a page with figures readers can
+move (widgets), the same visit moves every control, by keyboard and by pointer, and reads what
+the widget shows; a second visit, with JavaScript off, checks that the static figure is there
+instead. Every page is opened once more on a phone's screen (390 px): its figures are measured
+again and its widgets checked, then, every fold open, what is cut or scrolls unseen; turned to
+a wide screen, its widgets and its code are checked again. Each widget is also given data its
+page never has (served changed): too little, a flat curve, broken data that fails its first
+drawing. The tests below read those records. Every wait is on a condition (a response, an
+attribute, an element), never on time.
 """
 
 import asyncio
@@ -745,35 +746,6 @@ PHONE = """() => [...document.querySelectorAll("figure.attnlit-live > svg.attnli
     .concat(document.documentElement.scrollWidth - document.documentElement.clientWidth)"""
 
 
-async def phone_record(context, server: str, page_name: str) -> dict:
-    """A page with figures on a phone's screen (390 px): its figures measured, its widgets'
-    panels stacked. In a context that the pages share (several open at once)."""
-    page, errors = await context.new_page(), []
-    try:
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        await page.goto(server + url_path(page_name))
-        figures = await page.locator("figure[data-widget]").all()
-        for figure in figures:
-            await figure.scroll_into_view_if_needed()
-            await figure.locator(".attnlit-numbers").wait_for()
-        *scales, overflow = await page.evaluate(PHONE)
-        measured = await page.evaluate(FIGURES)
-        style = await page.evaluate_handle(NO_HEADER)
-        for i, figure in enumerate(figures):
-            await figure.screenshot(path=SHOTS / f"widget-{shot_name(page_name)}-{i}-phone.png")
-        await style.evaluate("style => style.remove()")
-        # Turned to a wide screen, a widget lays its panels out again as a wide screen has them
-        # (resize events are handled before the frame after next is drawn).
-        await page.set_viewport_size({"width": 1280, "height": 900})
-        await page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
-        widened = [await figure.evaluate("f => f.querySelector('svg.attnlit-drawing').innerHTML")
-                   for figure in figures]
-        return {"scales": scales, "overflow": overflow, "errors": errors, "widgets": len(figures),
-                "widened": widened, "figures": measured}
-    finally:
-        await page.close()
-
-
 # A page as a phone shows it (390 px), every fold open and every tab shown. What is cut: an
 # element of the article that reaches past the screen's edge with no box that clips it in
 # between. What scrolls unseen: a box that hides some of its content but does not scroll, or
@@ -868,25 +840,45 @@ SLIDER_PLACES = """() => [...document.querySelectorAll("figure[data-widget] inpu
 })"""
 
 
-async def narrow_record(browser, server: str, page_name: str) -> dict:
-    """A page at 390 px, then at 1280 px: what is cut or scrolls unseen, and broken code."""
+async def phone_record(browser, server: str, page_name: str) -> dict:
+    """A page on a phone's screen (390 px), then turned to a wide one (1280 px).
+
+    As it opens: its figures measured and its widgets' panels stacked ("phone"). Then every
+    fold open and every tab shown: what is cut or scrolls unseen, and code broken inside a
+    name, at 390 px and at 1280 px; how a widget redraws when turned, and where its sliders'
+    values sit ("narrow").
+    """
     context = await browser.new_context(viewport={"width": 390, "height": 844})
     context.set_default_timeout(120_000)
     try:
-        page = await context.new_page()
+        page, errors = await context.new_page(), []
+        page.on("pageerror", lambda error: errors.append(str(error)))
         await page.goto(server + url_path(page_name))
-        await page.evaluate(OPEN_EVERYTHING)
-        await page.wait_for_function(MOUNTED, polling="raf")  # Material's code blocks, focusable
-        seen = {**await page.evaluate(NARROW), "broken": await page.evaluate(BROKEN_CODE),
-                "minus infinity": await page.evaluate(MINUS_INFINITY)}
-        await page.set_viewport_size({"width": 1280, "height": 900})
-        await page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
-        seen["broken wide"] = await page.evaluate(BROKEN_CODE)
-        for figure in await page.locator("figure[data-widget]").all():
+        figures = await page.locator("figure[data-widget]").all()
+        for figure in figures:
             await figure.scroll_into_view_if_needed()
             await figure.locator(".attnlit-numbers").wait_for()
-        seen["slider places"] = await page.evaluate(SLIDER_PLACES)
-        return seen
+        *scales, overflow = await page.evaluate(PHONE)
+        phone = {"scales": scales, "overflow": overflow, "widgets": len(figures),
+                 "figures": await page.evaluate(FIGURES)}
+        style = await page.evaluate_handle(NO_HEADER)
+        for i, figure in enumerate(figures):
+            await figure.screenshot(path=SHOTS / f"widget-{shot_name(page_name)}-{i}-phone.png")
+        await style.evaluate("style => style.remove()")
+        await page.evaluate(OPEN_EVERYTHING)
+        await page.wait_for_function(MOUNTED, polling="raf")  # Material's code blocks, focusable
+        narrow = {**await page.evaluate(NARROW), "broken": await page.evaluate(BROKEN_CODE),
+                  "minus infinity": await page.evaluate(MINUS_INFINITY)}
+        # Turned to a wide screen, a widget lays its panels out again as a wide screen has them
+        # (resize events are handled before the frame after next is drawn).
+        await page.set_viewport_size({"width": 1280, "height": 900})
+        await page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+        phone["widened"] = [await figure.evaluate("f => f.querySelector('svg.attnlit-drawing').innerHTML")
+                            for figure in figures]
+        narrow["broken wide"] = await page.evaluate(BROKEN_CODE)
+        narrow["slider places"] = await page.evaluate(SLIDER_PLACES)
+        phone["errors"] = errors
+        return {"phone": phone, "narrow": narrow}
     finally:
         await context.close()
 
@@ -1301,78 +1293,66 @@ def source_blocks(page_name: str) -> list[str]:
 
 
 async def browse(server: str) -> dict:
-    """Visit every page, AT_ONCE at a time: {page: its record, or the exception it raised}."""
+    """Visit every page, AT_ONCE visits at a time: {page: its record, or the exception it raised}.
+
+    All visits wait in one queue, in this order: the journeys (the longest visits), each page's
+    first visit (with JavaScript off after it, for a page with widgets), each page on a phone,
+    the widgets given altered data. A visit starts as soon as a slot is free, whatever its kind.
+    """
     async with async_playwright() as playwright:
         browser = await playwright.chromium.launch(
             executable_path=str(CHROMIUM),
-            # No sandbox as root; no background calls to Google's hosts.
+            # No sandbox as root; no background calls to Google's hosts. No omnibox popup: each
+            # window (each context) would preload one, a page of Chromium's own in a renderer of
+            # its own, that took more CPU than the page visited.
             args=["--no-sandbox", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync", "--no-first-run"],
+                  "--disable-component-update", "--disable-sync", "--no-first-run",
+                  "--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup"],
         )
         slots = asyncio.Semaphore(AT_ONCE)
 
-        async def visit(name):
+        async def held(visit, *args):
             async with slots:
-                return await page_record(browser, server, name)
+                return await visit(browser, server, *args)
 
-        async def static(name):
-            async with slots:
-                return await static_record(browser, server, name)
+        async def first(name):
+            seen = await held(page_record, name)
+            if seen["widgets"]:
+                try:
+                    seen["static"] = await held(static_record, name)
+                except Exception as error:  # for its tests
+                    seen["static"] = error
+            return seen
 
         names = [FLOOR, *PAGES]
-        records = dict(zip(names, await asyncio.gather(*(visit(name) for name in names),
-                                                       return_exceptions=True)))
-        with_widgets = [name for name, seen in records.items() if isinstance(seen, dict) and seen["widgets"]]
-        statics = await asyncio.gather(*(static(name) for name in with_widgets), return_exceptions=True)
-        for name, seen in zip(with_widgets, statics):
-            records[name]["static"] = seen
-
-        # Pages with figures on a phone, in one context.
-        with_figures = [name for name, seen in records.items() if isinstance(seen, dict) and seen["figures"]["count"]]
-        phone_context = await browser.new_context(viewport={"width": 390, "height": 844})
-        phone_context.set_default_timeout(120_000)
-
-        async def phone(name):
-            async with slots:
-                return await phone_record(phone_context, server, name)
-
-        phones = await asyncio.gather(*(phone(name) for name in with_figures), return_exceptions=True)
-        for name, seen in zip(with_figures, phones):
-            records[name]["phone"] = seen
-
-        async def narrow(name):
-            async with slots:
-                return await narrow_record(browser, server, name)
-
-        narrows = await asyncio.gather(*(narrow(name) for name in PAGES), return_exceptions=True)
-        for name, seen in zip(PAGES, narrows):
-            if isinstance(records[name], dict):
-                records[name]["narrow"] = seen
-        await phone_context.close()
         # Visits of their own, each kept in one page's record (an exception too, for its tests).
         journeys = {"instant": (INSTANT[0], instant_record), "palette": (PALETTE_PAGES[0], palette_record),
                     "palette system": (PALETTE_PAGES[1], palette_system_record), "live": (LIVE, live_record)}
-        outcomes = await asyncio.gather(*(journey(browser, server) for _, journey in journeys.values()),
-                                        return_exceptions=True)
-        for (key, (name, _)), outcome in zip(journeys.items(), outcomes):
-            if isinstance(records[name], dict):
-                records[name][key] = outcome
-
-        async def altered(name, change):
-            async with slots:
-                return await altered_record(browser, server, name, change)
-
         cases = [(name, case, change) for case, (name, change) in ALTERED.items()]
         cases += [(name, None, change) for name, change in BROKEN.items()]
-        outcomes = await asyncio.gather(*(altered(name, change) for name, _, change in cases),
-                                        return_exceptions=True)
-        for (name, case, _), outcome in zip(cases, outcomes):
-            if isinstance(records[name], dict):
-                if case is None:
-                    records[name]["broken data"] = outcome
-                else:
-                    records[name].setdefault("altered", {})[case] = outcome
+        outcomes = iter(await asyncio.gather(
+            *(held(journey) for _, journey in journeys.values()),  # the longest first
+            *(first(name) for name in names),
+            *(held(phone_record, name) for name in PAGES),
+            *(held(altered_record, name, change) for name, _, change in cases),
+            return_exceptions=True))
         await browser.close()
+    journeyed = {key: next(outcomes) for key in journeys}
+    records = {name: next(outcomes) for name in names}
+    for name in PAGES:
+        seen = next(outcomes)
+        if isinstance(records[name], dict):
+            records[name].update(seen if isinstance(seen, dict) else {"phone": seen, "narrow": seen})
+    for key, (name, _) in journeys.items():
+        if isinstance(records[name], dict):
+            records[name][key] = journeyed[key]
+    for name, case, _ in cases:
+        outcome = next(outcomes)
+        if isinstance(records[name], dict):
+            if case is None:
+                records[name]["broken data"] = outcome
+            else:
+                records[name].setdefault("altered", {})[case] = outcome
     return records
 
 
