@@ -588,6 +588,8 @@ BROKEN = {
     "word-order.md": lambda data: {**data, "pairs": None},
     "trained-gpt.md": lambda data: {**data, "sequences": [{**sequence, "shades": None}
                                                           for sequence in data["sequences"]]},
+    "smaller-caches.md": lambda data: {**data, "models": [{**model, "designs": None}
+                                                          for model in data["models"]]},
 }
 WIDGET_DATA = re.compile(r'(<div class="attnlit-data" hidden>)(.*?)(</div>)', re.DOTALL)
 # What the page logs as errors (widgets.js logs a widget that failed), kept in the page.
