@@ -122,12 +122,27 @@ def start_background(session) -> None:
     builds["broken"] = start_build(broken, scratch / "broken-out", scratch / "broken-cache"), scratch / "broken-out"
 
 
+# The fixtures of the tests that read what runs in the background.
+WAITING = {"builds", "site", "ran_alone", "browsed"}
+
+
 def pytest_collection_modifyitems(config, items):
-    """pytest-codeblocks collects the Python blocks; each runs alone (tests/alone.py)."""
+    """pytest-codeblocks collects the Python blocks; each runs alone (tests/alone.py).
+
+    The tests that only read what the background computes (the blocks run alone, the builds,
+    the browser's visits) go last, in their order: the others run first, on a core the
+    background leaves, instead of after it on one core while the other waits.
+    """
+    waiting = []
     for item in items:
         block = getattr(item, "obj", None)
         if isinstance(block, pytest_codeblocks.CodeBlock) and block.syntax == "python":
             item.runtest = functools.partial(run_alone, item, block)
+            waiting.append(item)
+        elif WAITING & set(getattr(item, "fixturenames", ())):
+            waiting.append(item)
+    ids = set(map(id, waiting))
+    items[:] = [item for item in items if id(item) not in ids] + waiting
 
 
 def run_alone(item, block: pytest_codeblocks.CodeBlock) -> None:

@@ -3,29 +3,32 @@
 Locally these tests skip when no chromium is installed. `.ci/run` installs it and sets
 ATTNLIT_BROWSER_TESTS=required, which turns the skip into a failure.
 
-The browser work runs once, several pages at a time (playwright's async API, one browser):
-each page is opened once, and that visit records what it loaded, blocked and logged, how its
-formulas and figures came out, and what axe-core finds in the light palette and, after a click
-on the palette toggle, in the dark one. On a page with figures readers can move (widgets), the
-same visit moves every control, by keyboard and by pointer, and reads what the widget shows; a
-second visit, with JavaScript off, checks that the static figure is there instead. Every page
-with figures is opened once more on a phone's screen (390 px), several at a time in one
-context, where its figures are measured again and its widgets checked. The tests below read
-those records. Every wait is on a condition (a response, an attribute, an element), never on
-time.
+The browser work runs once, several visits at a time from one queue (playwright's async API,
+one browser): each page is opened once, and that visit records what it loaded, blocked and
+logged, how its formulas and figures came out, and what axe-core finds in the light palette
+and, after a click on the palette toggle, in the dark one. On a page with figures readers can
+move (widgets), the same visit moves every control, by keyboard and by pointer, and reads what
+the widget shows; a second visit, with JavaScript off, checks that the static figure is there
+instead. Every page is opened once more on a phone's screen (390 px): its figures are measured
+again and its widgets checked, then, every fold open, what is cut or scrolls unseen; turned to
+a wide screen, its widgets and its code are checked again. Each widget is also given data its
+page never has (served changed): too little, a flat curve, broken data that fails its first
+drawing. The tests below read those records. Every wait is on a condition (a response, an
+attribute, an element), never on time.
 """
 
 import asyncio
 import contextlib
 import functools
 import gzip
+import json
 import os
 import re
 import threading
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass
-from html import unescape
+from html import escape, unescape
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from collections.abc import Callable
 from pathlib import Path
@@ -566,6 +569,76 @@ async def static_record(browser, server: str, page_name: str) -> dict:
         await context.close()
 
 
+# Widgets given data their page never has: the page is served with its widget's data changed.
+# A case's name: (the page, the change). A widget counts what its data holds, and copes with
+# data that draws a flat curve.
+ALTERED = {
+    "fewer words": ("dropout.md", lambda data: {**data, "words": data["words"][:4],
+                                                "weights": [row[:4] for row in data["weights"][:4]]}),
+    "flat curve": ("word-order.md", lambda data: {**data, "q": [0.0] * len(data["q"]),
+                                                  "k": [0.0] * len(data["k"])}),
+}
+# Each page's widget with its data broken where only the drawing reads it: its controls are
+# made, and its first drawing fails. The page must stay as it was served.
+BROKEN = {
+    "attention-without-weights.md": lambda data: {**data, "scores": None},
+    "scaling.md": lambda data: {**data, "scores": None},
+    "causal-attention.md": lambda data: {**data, "ways": [[name, None] for name, _ in data["ways"]]},
+    "dropout.md": lambda data: {**data, "weights": None},
+    "word-order.md": lambda data: {**data, "pairs": None},
+    "trained-gpt.md": lambda data: {**data, "sequences": [{**sequence, "shades": None}
+                                                          for sequence in data["sequences"]]},
+    "smaller-caches.md": lambda data: {**data, "models": [{**model, "designs": None}
+                                                          for model in data["models"]]},
+}
+WIDGET_DATA = re.compile(r'(<div class="attnlit-data" hidden>)(.*?)(</div>)', re.DOTALL)
+# What the page logs as errors (widgets.js logs a widget that failed), kept in the page.
+CONSOLE_ERRORS = """window.attnlitConsoleErrors = [];
+const consoleError = console.error;
+console.error = (...args) => { attnlitConsoleErrors.push(args.map(String).join(" ")); consoleError(...args); };"""
+# The page's widget as it is now, against the same page as served (parsed again, untouched).
+AS_SERVED = """async () => {
+    const served = new DOMParser().parseFromString(await (await fetch(location.href)).text(), "text/html");
+    const [now, then] = [document, served].map(page => page.querySelector("figure[data-widget]"));
+    return {same: now.innerHTML === then.innerHTML && now.className === then.className,
+            children: [...now.children].map(child => `${child.tagName.toLowerCase()}.${[...child.classList].join(".")}`),
+            controls: document.querySelectorAll(".attnlit-controls").length};
+}"""
+
+
+async def altered_record(browser, server: str, page_name: str, change: Callable[[dict], dict]) -> dict:
+    """A page whose widget gets `change`d data: what the widget shows, or that the page is as
+    served, and what the page logged as errors."""
+    context = await browser.new_context(viewport={"width": 1280, "height": 900})
+    context.set_default_timeout(120_000)
+
+    async def altered(route):
+        response = await route.fetch()
+        body = await response.text()
+        (data,) = WIDGET_DATA.findall(body)  # one widget a page
+        changed = escape(json.dumps(change(json.loads(unescape(data[1])))), quote=False)
+        await route.fulfill(response=response, body=WIDGET_DATA.sub(
+            lambda found: found[1] + changed + found[3], body))
+
+    try:
+        await context.route(server + url_path(page_name), altered)
+        await context.add_init_script(CONSOLE_ERRORS)
+        page, errors = await context.new_page(), []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        await page.goto(server + url_path(page_name))
+        figure = page.locator("figure[data-widget]")
+        await figure.scroll_into_view_if_needed()
+        # Set up, or failed and said so.
+        await page.wait_for_function("() => document.querySelector('figure.attnlit-live') "
+                                     "|| attnlitConsoleErrors.length")
+        live = await page.locator("figure.attnlit-live").count()
+        return {"errors": [*errors, *await page.evaluate("attnlitConsoleErrors")],
+                "widget": await figure.evaluate(WIDGET) if live else None,
+                "as served": await page.evaluate(AS_SERVED)}
+    finally:
+        await context.close()
+
+
 # Widgets more than two screens below the top of the page: how many, and how many of them
 # are already set up.
 FAR_BELOW = """() => {
@@ -675,35 +748,6 @@ PHONE = """() => [...document.querySelectorAll("figure.attnlit-live > svg.attnli
     .concat(document.documentElement.scrollWidth - document.documentElement.clientWidth)"""
 
 
-async def phone_record(context, server: str, page_name: str) -> dict:
-    """A page with figures on a phone's screen (390 px): its figures measured, its widgets'
-    panels stacked. In a context that the pages share (several open at once)."""
-    page, errors = await context.new_page(), []
-    try:
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        await page.goto(server + url_path(page_name))
-        figures = await page.locator("figure[data-widget]").all()
-        for figure in figures:
-            await figure.scroll_into_view_if_needed()
-            await figure.locator(".attnlit-numbers").wait_for()
-        *scales, overflow = await page.evaluate(PHONE)
-        measured = await page.evaluate(FIGURES)
-        style = await page.evaluate_handle(NO_HEADER)
-        for i, figure in enumerate(figures):
-            await figure.screenshot(path=SHOTS / f"widget-{shot_name(page_name)}-{i}-phone.png")
-        await style.evaluate("style => style.remove()")
-        # Turned to a wide screen, a widget lays its panels out again as a wide screen has them
-        # (resize events are handled before the frame after next is drawn).
-        await page.set_viewport_size({"width": 1280, "height": 900})
-        await page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
-        widened = [await figure.evaluate("f => f.querySelector('svg.attnlit-drawing').innerHTML")
-                   for figure in figures]
-        return {"scales": scales, "overflow": overflow, "errors": errors, "widgets": len(figures),
-                "widened": widened, "figures": measured}
-    finally:
-        await page.close()
-
-
 # A page as a phone shows it (390 px), every fold open and every tab shown. What is cut: an
 # element of the article that reaches past the screen's edge with no box that clips it in
 # between. What scrolls unseen: a box that hides some of its content but does not scroll, or
@@ -798,25 +842,45 @@ SLIDER_PLACES = """() => [...document.querySelectorAll("figure[data-widget] inpu
 })"""
 
 
-async def narrow_record(browser, server: str, page_name: str) -> dict:
-    """A page at 390 px, then at 1280 px: what is cut or scrolls unseen, and broken code."""
+async def phone_record(browser, server: str, page_name: str) -> dict:
+    """A page on a phone's screen (390 px), then turned to a wide one (1280 px).
+
+    As it opens: its figures measured and its widgets' panels stacked ("phone"). Then every
+    fold open and every tab shown: what is cut or scrolls unseen, and code broken inside a
+    name, at 390 px and at 1280 px; how a widget redraws when turned, and where its sliders'
+    values sit ("narrow").
+    """
     context = await browser.new_context(viewport={"width": 390, "height": 844})
     context.set_default_timeout(120_000)
     try:
-        page = await context.new_page()
+        page, errors = await context.new_page(), []
+        page.on("pageerror", lambda error: errors.append(str(error)))
         await page.goto(server + url_path(page_name))
-        await page.evaluate(OPEN_EVERYTHING)
-        await page.wait_for_function(MOUNTED, polling="raf")  # Material's code blocks, focusable
-        seen = {**await page.evaluate(NARROW), "broken": await page.evaluate(BROKEN_CODE),
-                "minus infinity": await page.evaluate(MINUS_INFINITY)}
-        await page.set_viewport_size({"width": 1280, "height": 900})
-        await page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
-        seen["broken wide"] = await page.evaluate(BROKEN_CODE)
-        for figure in await page.locator("figure[data-widget]").all():
+        figures = await page.locator("figure[data-widget]").all()
+        for figure in figures:
             await figure.scroll_into_view_if_needed()
             await figure.locator(".attnlit-numbers").wait_for()
-        seen["slider places"] = await page.evaluate(SLIDER_PLACES)
-        return seen
+        *scales, overflow = await page.evaluate(PHONE)
+        phone = {"scales": scales, "overflow": overflow, "widgets": len(figures),
+                 "figures": await page.evaluate(FIGURES)}
+        style = await page.evaluate_handle(NO_HEADER)
+        for i, figure in enumerate(figures):
+            await figure.screenshot(path=SHOTS / f"widget-{shot_name(page_name)}-{i}-phone.png")
+        await style.evaluate("style => style.remove()")
+        await page.evaluate(OPEN_EVERYTHING)
+        await page.wait_for_function(MOUNTED, polling="raf")  # Material's code blocks, focusable
+        narrow = {**await page.evaluate(NARROW), "broken": await page.evaluate(BROKEN_CODE),
+                  "minus infinity": await page.evaluate(MINUS_INFINITY)}
+        # Turned to a wide screen, a widget lays its panels out again as a wide screen has them
+        # (resize events are handled before the frame after next is drawn).
+        await page.set_viewport_size({"width": 1280, "height": 900})
+        await page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+        phone["widened"] = [await figure.evaluate("f => f.querySelector('svg.attnlit-drawing').innerHTML")
+                            for figure in figures]
+        narrow["broken wide"] = await page.evaluate(BROKEN_CODE)
+        narrow["slider places"] = await page.evaluate(SLIDER_PLACES)
+        phone["errors"] = errors
+        return {"phone": phone, "narrow": narrow}
     finally:
         await context.close()
 
@@ -832,12 +896,31 @@ CLICK_NEXT = """() => {
     document.querySelector("a.md-footer__link--next").click();
     return taken;
 }"""
-# Pages a footer link apart: one without widgets, then two with one each (and their kinds).
-INSTANT = ("queries-keys-values.md", ("scaling.md", "scale"), ("causal-attention.md", "mask"))
+# Pages a footer link apart: one without widgets, then three with one each (and their kinds).
+INSTANT = ("queries-keys-values.md", ("scaling.md", "scale"), ("causal-attention.md", "mask"),
+           ("dropout.md", "dropout"))
+# The listeners on the window's resize event that are on at any time: what addEventListener
+# adds there and removeEventListener has not taken off (a bare addEventListener(...) in a
+# script is the window's).
+RESIZE_LISTENERS = """(() => {
+    const on = new Set(), prototype = EventTarget.prototype;
+    const { addEventListener: add, removeEventListener: remove } = prototype;
+    prototype.addEventListener = function (type, listener, ...options) {
+        const target = this ?? window;
+        if (target === window && type === "resize") on.add(listener);
+        return add.call(target, type, listener, ...options);
+    };
+    prototype.removeEventListener = function (type, listener, ...options) {
+        const target = this ?? window;
+        if (target === window && type === "resize") on.delete(listener);
+        return remove.call(target, type, listener, ...options);
+    };
+    window.attnlitResizeListeners = () => on.size;
+})();"""
 
 
 async def instant_record(browser, server: str) -> list[dict]:
-    """From a page without widgets to two with one, with Material's instant navigation on.
+    """From a page without widgets to three with one, with Material's instant navigation on.
 
     The site does not use the feature, but widgets must work with it: Material then brings
     each page in without reloading, loads the scripts it finds in its content (the widgets'
@@ -846,7 +929,8 @@ async def instant_record(browser, server: str) -> list[dict]:
     site's) at the test server. Material inserts a page's scripts all at once, and they run as
     they arrive: during the hops, the visit holds the shared script back until the kind's
     has run, the order that once made a widget fail now and then. Each widget page: where it
-    is, its errors so far, and how many widgets were set up, with how many sets of controls.
+    is, its errors so far, how many widgets were set up, with how many sets of controls, and
+    how many listeners the window's resize event has (RESIZE_LISTENERS), as on the first page.
     """
     context = await browser.new_context(viewport={"width": 1280, "height": 900})
     context.set_default_timeout(120_000)
@@ -870,11 +954,13 @@ async def instant_record(browser, server: str) -> list[dict]:
     try:
         await context.route(lambda url: url.endswith(("/", ".html", "/sitemap.xml")), switch_on)
         await context.route(lambda url: url.endswith("/javascripts/widgets.js"), shared_script_last)
+        await context.add_init_script(RESIZE_LISTENERS)
         page, errors, seen = await context.new_page(), [], []
         page.on("console", lambda m: m.type == "error" and errors.append(m.text))
         page.on("pageerror", lambda error: errors.append(str(error)))
         await page.goto(server + url_path(INSTANT[0]))
         await page.evaluate("window.attnlitVisit = 'still the first document'")
+        first = await page.evaluate("attnlitResizeListeners()")
         for name, kind in INSTANT[1:]:
             hop["kind"] = kind
             await page.wait_for_function(CLICK_NEXT, polling="raf")
@@ -883,7 +969,9 @@ async def instant_record(browser, server: str) -> list[dict]:
             seen.append({"path": await page.evaluate("location.pathname"), "errors": [*errors],
                          "document": await page.evaluate("window.attnlitVisit"),
                          "live": await page.locator(f"figure[data-widget={kind}].attnlit-live").count(),
-                         "controls": await page.locator(".attnlit-controls").count()})
+                         "controls": await page.locator(".attnlit-controls").count(),
+                         "resize listeners": await page.evaluate("attnlitResizeListeners()"),
+                         "on the first page": first})
         return seen
     finally:
         await context.unroute_all(behavior="ignoreErrors")  # a script held back, if it failed
@@ -1207,63 +1295,66 @@ def source_blocks(page_name: str) -> list[str]:
 
 
 async def browse(server: str) -> dict:
-    """Visit every page, AT_ONCE at a time: {page: its record, or the exception it raised}."""
+    """Visit every page, AT_ONCE visits at a time: {page: its record, or the exception it raised}.
+
+    All visits wait in one queue, in this order: the journeys (the longest visits), each page's
+    first visit (with JavaScript off after it, for a page with widgets), each page on a phone,
+    the widgets given altered data. A visit starts as soon as a slot is free, whatever its kind.
+    """
     async with async_playwright() as playwright:
         browser = await playwright.chromium.launch(
             executable_path=str(CHROMIUM),
-            # No sandbox as root; no background calls to Google's hosts.
+            # No sandbox as root; no background calls to Google's hosts. No omnibox popup: each
+            # window (each context) would preload one, a page of Chromium's own in a renderer of
+            # its own, that took more CPU than the page visited.
             args=["--no-sandbox", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync", "--no-first-run"],
+                  "--disable-component-update", "--disable-sync", "--no-first-run",
+                  "--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup"],
         )
         slots = asyncio.Semaphore(AT_ONCE)
 
-        async def visit(name):
+        async def held(visit, *args):
             async with slots:
-                return await page_record(browser, server, name)
+                return await visit(browser, server, *args)
 
-        async def static(name):
-            async with slots:
-                return await static_record(browser, server, name)
+        async def first(name):
+            seen = await held(page_record, name)
+            if seen["widgets"]:
+                try:
+                    seen["static"] = await held(static_record, name)
+                except Exception as error:  # for its tests
+                    seen["static"] = error
+            return seen
 
         names = [FLOOR, *PAGES]
-        records = dict(zip(names, await asyncio.gather(*(visit(name) for name in names),
-                                                       return_exceptions=True)))
-        with_widgets = [name for name, seen in records.items() if isinstance(seen, dict) and seen["widgets"]]
-        statics = await asyncio.gather(*(static(name) for name in with_widgets), return_exceptions=True)
-        for name, seen in zip(with_widgets, statics):
-            records[name]["static"] = seen
-
-        # Pages with figures on a phone, in one context.
-        with_figures = [name for name, seen in records.items() if isinstance(seen, dict) and seen["figures"]["count"]]
-        phone_context = await browser.new_context(viewport={"width": 390, "height": 844})
-        phone_context.set_default_timeout(120_000)
-
-        async def phone(name):
-            async with slots:
-                return await phone_record(phone_context, server, name)
-
-        phones = await asyncio.gather(*(phone(name) for name in with_figures), return_exceptions=True)
-        for name, seen in zip(with_figures, phones):
-            records[name]["phone"] = seen
-
-        async def narrow(name):
-            async with slots:
-                return await narrow_record(browser, server, name)
-
-        narrows = await asyncio.gather(*(narrow(name) for name in PAGES), return_exceptions=True)
-        for name, seen in zip(PAGES, narrows):
-            if isinstance(records[name], dict):
-                records[name]["narrow"] = seen
-        await phone_context.close()
         # Visits of their own, each kept in one page's record (an exception too, for its tests).
         journeys = {"instant": (INSTANT[0], instant_record), "palette": (PALETTE_PAGES[0], palette_record),
                     "palette system": (PALETTE_PAGES[1], palette_system_record), "live": (LIVE, live_record)}
-        outcomes = await asyncio.gather(*(journey(browser, server) for _, journey in journeys.values()),
-                                        return_exceptions=True)
-        for (key, (name, _)), outcome in zip(journeys.items(), outcomes):
-            if isinstance(records[name], dict):
-                records[name][key] = outcome
+        cases = [(name, case, change) for case, (name, change) in ALTERED.items()]
+        cases += [(name, None, change) for name, change in BROKEN.items()]
+        outcomes = iter(await asyncio.gather(
+            *(held(journey) for _, journey in journeys.values()),  # the longest first
+            *(first(name) for name in names),
+            *(held(phone_record, name) for name in PAGES),
+            *(held(altered_record, name, change) for name, _, change in cases),
+            return_exceptions=True))
         await browser.close()
+    journeyed = {key: next(outcomes) for key in journeys}
+    records = {name: next(outcomes) for name in names}
+    for name in PAGES:
+        seen = next(outcomes)
+        if isinstance(records[name], dict):
+            records[name].update(seen if isinstance(seen, dict) else {"phone": seen, "narrow": seen})
+    for key, (name, _) in journeys.items():
+        if isinstance(records[name], dict):
+            records[name][key] = journeyed[key]
+    for name, case, _ in cases:
+        outcome = next(outcomes)
+        if isinstance(records[name], dict):
+            if case is None:
+                records[name]["broken data"] = outcome
+            else:
+                records[name].setdefault("altered", {})[case] = outcome
     return records
 
 
@@ -1670,6 +1761,60 @@ def test_widgets_come_with_pages_that_instant_navigation_brings_in(browsed):
         assert arrived["document"] == "still the first document", f"{name} was loaded, not brought in"
         assert arrived["path"].endswith(url_path(name))
         assert arrived["errors"] == [] and arrived["live"] == 1 and arrived["controls"] == 1, name
+
+
+def test_widgets_leave_no_listener_behind_when_instant_navigation_takes_their_page_away(browsed):
+    """The widgets of all pages share one listener on the window's resize event: pages come
+    and go without a reload, and a listener per widget would pile up with every page."""
+    seen = record(browsed, INSTANT[0])["instant"]
+    if isinstance(seen, BaseException):
+        raise seen
+    counts = [arrived["resize listeners"] for arrived in seen]
+    assert len(counts) >= 3
+    # Material's own, the same on every page, and the widgets' one.
+    assert counts == [seen[0]["on the first page"] + 1] * len(counts), \
+        f"resize listeners: {seen[0]['on the first page']} on the page without widgets, then {counts}"
+
+
+def altered(browsed, case: str) -> dict:
+    """What a widget showed with the data of ALTERED[case]."""
+    seen = record(browsed, ALTERED[case][0])["altered"][case]
+    if isinstance(seen, BaseException):
+        raise seen
+    assert seen["errors"] == [] and seen["widget"] is not None, seen["errors"]
+    return seen["widget"]
+
+
+def test_dropout_counts_the_weights_its_data_has(browsed):
+    """Four words leave 4 + 3 + 2 + 1 weights beside the causal mask, not six words' 21."""
+    seen = altered(browsed, "fewer words")
+    assert re.search(r"\b\d+ of 10 weights dropped", seen["status"]), seen["status"]
+    assert len(seen["numbers"].splitlines()) == 4 + 1, seen["numbers"]  # a row a word, the sums
+
+
+def test_rope_draws_a_flat_curve(browsed):
+    """q and k zero: every score is 0, the curve has no height to stretch over."""
+    seen = altered(browsed, "flat curve")
+    assert seen["status"].endswith("score 0.0000"), seen["status"]
+    nonsense = re.findall(r'\w+="[^"]*(?:NaN|Infinity)[^"]*"', seen["drawing"])
+    assert nonsense == [], nonsense[:3]
+
+
+def test_every_widget_is_tried_with_broken_data():
+    assert set(BROKEN) == set(WIDGETS)
+
+
+@pytest.mark.parametrize("page_name", list(BROKEN))
+def test_a_widget_that_fails_leaves_its_page_as_it_was(browsed, page_name):
+    """Its data broken where only the drawing reads it: no controls beside the static figure,
+    nothing added, the figure as served; the failure is logged."""
+    seen = record(browsed, page_name)["broken data"]
+    if isinstance(seen, BaseException):
+        raise seen
+    assert len(seen["errors"]) == 1 and seen["errors"][0].startswith("attnlit widget: "), seen["errors"]
+    assert seen["widget"] is None
+    assert seen["as served"]["controls"] == 0, seen["as served"]["children"]
+    assert seen["as served"]["same"], seen["as served"]["children"]
 
 
 def palette(browsed) -> dict:

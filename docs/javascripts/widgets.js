@@ -98,6 +98,20 @@
     };
   }
 
+  // One listener for every widget: instant navigation brings pages in without a reload, and
+  // a listener per widget would stay with the window after its page had gone. Each widget
+  // that lives redraws when the column crosses its narrow width; gone ones are dropped.
+  const resizing = new Map(); // figure -> what it does on resize
+  const forget = () => {
+    for (const figure of resizing.keys()) if (!figure.isConnected) resizing.delete(figure);
+  };
+  addEventListener("resize", () => {
+    forget();
+    for (const resized of resizing.values()) resized();
+  });
+
+  // The widget is built and drawn first, beside the page: only a widget that drew goes in.
+  // One that fails on the way leaves the page as it was, the static drawing in place.
   function setup(figure, build) {
     const data = JSON.parse(figure.querySelector(".attnlit-data").textContent);
     const drawing = figure.querySelector("svg");
@@ -107,8 +121,6 @@
     const status = make(null, "p", { class: "attnlit-status", role: "status" });
     // Rows of numbers as print writes them: scrolled sideways on a narrow screen.
     const numbers = make(null, "div", { class: "attnlit-numbers", tabindex: 0 });
-    // Faded on the side with more to see (overrides/main.html).
-    window.attnlitScrolls?.(numbers);
     // On a narrow screen (a phone), widgets stack their panels rather than shrink them. The
     // room is the column's: the figure itself is as wide as what it holds.
     const narrow = () => figure.parentElement.clientWidth < 560;
@@ -122,13 +134,15 @@
       numbers.textContent = rows.join("\n");
       numbers.dispatchEvent(new Event("scroll"));
     };
-    addEventListener("resize", () => figure.isConnected && narrow() !== was && redraw());
     const draw = build(data, controls(box, redraw));
+    redraw();
     drawing.before(box);
     drawing.after(live, status, numbers);
-    redraw();
+    // Faded on the side with more to see (overrides/main.html).
+    window.attnlitScrolls?.(numbers);
     drawing.classList.add("attnlit-static");
     figure.classList.add("attnlit-live");
+    resizing.set(figure, () => narrow() !== was && redraw());
   }
 
   // A widget is set up when it comes near the screen, not at load: a page opens as fast as
@@ -144,6 +158,7 @@
 
   // Every figure of the page whose kind has come, once.
   const start = () => {
+    forget(); // the widgets of the page before, after instant navigation
     for (const figure of document.querySelectorAll("figure[data-widget]:not([data-widget-seen])")) {
       if (!kinds[figure.dataset.widget]) continue; // its script is still on its way
       figure.setAttribute("data-widget-seen", "");

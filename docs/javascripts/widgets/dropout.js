@@ -9,7 +9,7 @@
   return (svg, narrow) => {
     const p = rate(), bits = d.kept[d.rates.indexOf(p)][seed()];
     const scale = Math.fround(1 / Math.fround(1 - p));
-    let cell = 0, dropped = 0;
+    let cell = 0, dropped = 0; // cell: the weights the mask leaves, counted
     const out = d.weights.map((r, m) => r.map((w, q) => {
       if (later(m, q)) return 0;
       const kept = Math.floor(bits / 2 ** cell++) % 2;
@@ -23,7 +23,7 @@
     text(svg, narrow ? 160 : 300, narrow ? 612 : 312,
       "hatched: masked (later key); ×: dropped (set to 0)", { "font-size": 12 });
     const sums = out.map(r => r.reduce((a, b) => a + b));
-    return [narrow ? 320 : 600, narrow ? 622 : 322, `p = ${p}, seed ${seed()}: ${dropped} of 21 weights dropped, the rest ` +
+    return [narrow ? 320 : 600, narrow ? 622 : 322, `p = ${p}, seed ${seed()}: ${dropped} of ${cell} weights dropped, the rest ` +
       `× 1 / (1 − p) = ${f4(scale)}`,
       [...out.map((r, m) => row(d.words[m], r)), row("row sums", sums)]];
   };

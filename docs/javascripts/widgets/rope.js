@@ -28,7 +28,10 @@
     const scores = offsets.map(x => score(...at(start(), x)));
     const lo = Math.min(...scores), hi = Math.max(...scores), w = narrow ? 280 : 560;
     const X = x => 60 + (x - d.offsets[0]) * w / (d.offsets[1] - d.offsets[0]);
-    const Y = v => 170 - (v - lo) / (hi - lo) * 140;
+    // A flat curve (q or k zero) has no range to stretch, only rounding: it runs across the
+    // middle, with one value on the axis.
+    const flat = !(hi - lo > 1e-9 * Math.max(1, Math.abs(lo), Math.abs(hi)));
+    const Y = v => flat ? 100 : 170 - (v - lo) / (hi - lo) * 140;
     frame(svg, 60, 25, w, 150, { "stroke-width": 1 });
     // The thin line: q . k, the score at offset 0, where the two rotations cancel.
     line(svg, [[X(d.offsets[0]), Y(score(0, 0))], [X(d.offsets[1]), Y(score(0, 0))]],
@@ -37,7 +40,7 @@
     make(svg, "circle", { cx: X(o), cy: Y(score(m, p)), r: 6, fill: ORANGE });
     for (const x of [d.offsets[0], 0, d.offsets[1]])
       text(svg, X(x), 192, String(x), { "font-size": 11 });
-    for (const v of [lo, hi])
+    for (const v of flat ? [lo] : [lo, hi])
       text(svg, 55, Y(v), v.toFixed(1), { "text-anchor": "end", dy: "0.35em", "font-size": 11 });
     text(svg, 60 + w / 2, 192, "offset m − p", { "font-size": 12 });
     text(svg, 60 + w / 2, 16, `score of q at m = ${m} and k at p = ${p}`, { "font-size": 13 });
@@ -45,7 +48,8 @@
     d.pairs.forEach((i, j) => {
       const cx = 100 + (narrow ? j % 2 : j) * 160, j2 = i + half;
       const cy = 300 + (narrow ? Math.floor(j / 2) * 190 : 0);
-      const r = Math.max(Math.hypot(Q[i], Q[j2]), Math.hypot(K[i], K[j2]));
+      // The longer of the two reaches the circle; two zero vectors stay at the centre.
+      const r = Math.max(Math.hypot(Q[i], Q[j2]), Math.hypot(K[i], K[j2])) || 1;
       make(svg, "circle", { cx, cy, r: 60, fill: "none", stroke: GREY, "stroke-width": 0.5 });
       for (const [v, color] of [[q, BLUE], [k, ORANGE]])
         make(svg, "line", { x1: cx, y1: cy, x2: cx + 60 * v[i] / r, y2: cy - 60 * v[j2] / r,
