@@ -24,7 +24,8 @@
       text(svg, x0 + 130, y0 - 8, title, { "font-size": 13 });
       for (const v of ticks) text(svg, x0 - 5, Y(v), String(v),
         { "text-anchor": "end", dy: "0.35em", "font-size": 11 });
-      for (const s of [0, 400, 800, 1200]) text(svg, X(s), y0 + 166, String(s), { "font-size": 11 });
+      for (const k of [0, 1, 2, 3]) text(svg, X(k * last / 3), y0 + 166, String(k * last / 3),
+        { "font-size": 11 });
       text(svg, x0 + 130, y0 + 184, "step", { "font-size": 12 });
       if (c === 0) {  // guessing among 256 tokens, dashed, and its legend under the chart
         const dashed = { "stroke-width": 1, "stroke-dasharray": "4 3" };
