@@ -198,10 +198,10 @@ WIDGETS = {
     ],
     "trained-gpt.md": {
         "training": [
-            Shown({}, [Printed(TRAINING_TABLE, [1, 7])]),  # step 575
-            Shown({"step": "500"}, [Printed(TRAINING_TABLE, [1, 4])]),
-            Shown({"step": "650"}, [Printed(TRAINING_TABLE, [1, 10])]),
-            Shown({"step": "1200"}, [Printed(TRAINING_TABLE, [1, 13])]),
+            Shown({}, [Printed(TRAINING_TABLE, [2, 8])]),  # step 575
+            Shown({"step": "500"}, [Printed(TRAINING_TABLE, [2, 5])]),
+            Shown({"step": "650"}, [Printed(TRAINING_TABLE, [2, 11])]),
+            Shown({"step": "1200"}, [Printed(TRAINING_TABLE, [2, 14])]),
             Shown({"step": "350"}, snapshot_row),  # a step the table leaves out
         ],
         "heads": [
