@@ -307,6 +307,6 @@ def training_log() -> list[dict]:
 
 
 def training_snapshots() -> dict:
-    """The shipped run's snapshots: one list per measurement (snapshots.json)."""
-    text = files("attnlit.train").joinpath("results/snapshots.json").read_text()
-    return json.loads(text)
+    """The shipped run's snapshots, a list per measurement: snapshots.json."""
+    results = files("attnlit.train").joinpath("results")
+    return json.loads(results.joinpath("snapshots.json").read_text())
