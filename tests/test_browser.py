@@ -32,7 +32,7 @@ from html import escape, unescape
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from collections.abc import Callable
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import urljoin, urlsplit
 from types import SimpleNamespace
 
 import pytest
@@ -621,27 +621,29 @@ async def static_record(browser, server: str, page_name: str) -> dict:
         await context.close()
 
 
-# Widgets given data their page never has: the page is served with its widget's data changed.
-# A case's name: (the page, the change). A widget counts what its data holds, and copes with
-# data that draws a flat curve.
+# Widgets given data their page never has: the page is served with its widget's data changed
+# (or, for a widget whose data is a file of the site, that file). A case's name: (the page, the
+# widget's kind as in WIDGET_CASES, the change). A widget counts what its data holds, and copes
+# with data that draws a flat curve.
 ALTERED = {
-    "fewer words": ("dropout.md", lambda data: {**data, "words": data["words"][:4],
-                                                "weights": [row[:4] for row in data["weights"][:4]]}),
-    "flat curve": ("word-order.md", lambda data: {**data, "q": [0.0] * len(data["q"]),
-                                                  "k": [0.0] * len(data["k"])}),
+    "fewer words": ("dropout.md", None, lambda data: {**data, "words": data["words"][:4],
+                                                      "weights": [row[:4] for row in data["weights"][:4]]}),
+    "flat curve": ("word-order.md", None, lambda data: {**data, "q": [0.0] * len(data["q"]),
+                                                        "k": [0.0] * len(data["k"])}),
 }
-# Each page's widget with its data broken where only the drawing reads it: its controls are
-# made, and its first drawing fails. The page must stay as it was served.
+# Each widget (as in WIDGET_CASES) with its data broken where only the drawing reads it: its
+# controls are made, and its first drawing fails. The page must stay as it was served.
 BROKEN = {
-    "attention-without-weights.md": lambda data: {**data, "scores": None},
-    "scaling.md": lambda data: {**data, "scores": None},
-    "causal-attention.md": lambda data: {**data, "ways": [[name, None] for name, _ in data["ways"]]},
-    "dropout.md": lambda data: {**data, "weights": None},
-    "word-order.md": lambda data: {**data, "pairs": None},
-    "trained-gpt.md": lambda data: {**data, "sequences": [{**sequence, "shades": None}
-                                                          for sequence in data["sequences"]]},
-    "smaller-caches.md": lambda data: {**data, "models": [{**model, "designs": None}
-                                                          for model in data["models"]]},
+    ("attention-without-weights.md", None): lambda data: {**data, "scores": None},
+    ("scaling.md", None): lambda data: {**data, "scores": None},
+    ("causal-attention.md", None): lambda data: {**data, "ways": [[name, None] for name, _ in data["ways"]]},
+    ("dropout.md", None): lambda data: {**data, "weights": None},
+    ("word-order.md", None): lambda data: {**data, "pairs": None},
+    ("trained-gpt.md", "training"): lambda data: {**data, "loss": None},
+    ("trained-gpt.md", "heads"): lambda data: {**data, "sequences": [{**sequence, "shades": None}
+                                                                     for sequence in data["sequences"]]},
+    ("smaller-caches.md", None): lambda data: {**data, "models": [{**model, "designs": None}
+                                                                  for model in data["models"]]},
 }
 WIDGET_DATA = re.compile(r'(<div class="attnlit-data" hidden>)(.*?)(</div>)', re.DOTALL)
 # What the page logs as errors (widgets.js logs a widget that failed), kept in the page.
@@ -649,28 +651,40 @@ CONSOLE_ERRORS = """window.attnlitConsoleErrors = [];
 const consoleError = console.error;
 console.error = (...args) => { attnlitConsoleErrors.push(args.map(String).join(" ")); consoleError(...args); };"""
 # The page's widget as it is now, against the same page as served (parsed again, untouched).
-AS_SERVED = """async () => {
+AS_SERVED = """async selector => {
     const served = new DOMParser().parseFromString(await (await fetch(location.href)).text(), "text/html");
-    const [now, then] = [document, served].map(page => page.querySelector("figure[data-widget]"));
+    const [now, then] = [document, served].map(page => page.querySelector(selector));
     return {same: now.innerHTML === then.innerHTML && now.className === then.className,
             children: [...now.children].map(child => `${child.tagName.toLowerCase()}.${[...child.classList].join(".")}`),
-            controls: document.querySelectorAll(".attnlit-controls").length};
+            controls: now.querySelectorAll(".attnlit-controls").length};
 }"""
 
 
-async def altered_record(browser, server: str, page_name: str, change: Callable[[dict], dict]) -> dict:
-    """A page whose widget gets `change`d data: what the widget shows, or that the page is as
-    served, and what the page logged as errors."""
+async def altered_record(browser, server: str, page_name: str, kind: str | None,
+                         change: Callable[[dict], dict]) -> dict:
+    """A page whose widget of `kind` (None: its only one) gets `change`d data: what the widget
+    shows, or that the page is as served, and what the page logged as errors."""
     context = await browser.new_context(viewport={"width": 1280, "height": 900})
     context.set_default_timeout(120_000)
+    selector = "figure[data-widget]" if kind is None else f'figure[data-widget="{kind}"]'
+
+    def ours(found) -> bool:
+        return kind is None or json.loads(unescape(found[2]))["kind"] == kind
+
+    async def fetched(route):  # the widget's data that is a file of the site
+        response = await route.fetch()
+        await route.fulfill(response=response, json=change(await response.json()))
 
     async def altered(route):
         response = await route.fetch()
         body = await response.text()
-        (data,) = WIDGET_DATA.findall(body)  # one widget a page
-        changed = escape(json.dumps(change(json.loads(unescape(data[1])))), quote=False)
+        (data,) = [json.loads(unescape(found[2])) for found in WIDGET_DATA.finditer(body) if ours(found)]
+        if "fetched" in data:
+            await context.route(urljoin(route.request.url, data["fetched"]), fetched)
+            return await route.fulfill(response=response, body=body)
+        changed = escape(json.dumps(change(data)), quote=False)
         await route.fulfill(response=response, body=WIDGET_DATA.sub(
-            lambda found: found[1] + changed + found[3], body))
+            lambda found: found[1] + changed + found[3] if ours(found) else found[0], body))
 
     try:
         await context.route(server + url_path(page_name), altered)
@@ -678,15 +692,15 @@ async def altered_record(browser, server: str, page_name: str, change: Callable[
         page, errors = await context.new_page(), []
         page.on("pageerror", lambda error: errors.append(str(error)))
         await page.goto(server + url_path(page_name))
-        figure = page.locator("figure[data-widget]")
+        figure = page.locator(selector)
         await figure.scroll_into_view_if_needed()
         # Set up, or failed and said so.
-        await page.wait_for_function("() => document.querySelector('figure.attnlit-live') "
-                                     "|| attnlitConsoleErrors.length")
-        live = await page.locator("figure.attnlit-live").count()
+        await page.wait_for_function("selector => document.querySelector(selector + '.attnlit-live') "
+                                     "|| attnlitConsoleErrors.length", arg=selector)
+        live = await page.locator(selector + ".attnlit-live").count()
         return {"errors": [*errors, *await page.evaluate("attnlitConsoleErrors")],
                 "widget": await figure.evaluate(WIDGET) if live else None,
-                "as served": await page.evaluate(AS_SERVED)}
+                "as served": await page.evaluate(AS_SERVED, selector)}
     finally:
         await context.close()
 
@@ -1383,13 +1397,13 @@ async def browse(server: str) -> dict:
         # Visits of their own, each kept in one page's record (an exception too, for its tests).
         journeys = {"instant": (INSTANT[0], instant_record), "palette": (PALETTE_PAGES[0], palette_record),
                     "palette system": (PALETTE_PAGES[1], palette_system_record), "live": (LIVE, live_record)}
-        cases = [(name, case, change) for case, (name, change) in ALTERED.items()]
-        cases += [(name, None, change) for name, change in BROKEN.items()]
+        cases = [(name, kind, case, change) for case, (name, kind, change) in ALTERED.items()]
+        cases += [(name, kind, None, change) for (name, kind), change in BROKEN.items()]
         outcomes = iter(await asyncio.gather(
             *(held(journey) for _, journey in journeys.values()),  # the longest first
             *(first(name) for name in names),
             *(held(phone_record, name) for name in PAGES),
-            *(held(altered_record, name, change) for name, _, change in cases),
+            *(held(altered_record, name, kind, change) for name, kind, _, change in cases),
             return_exceptions=True))
         await browser.close()
     journeyed = {key: next(outcomes) for key in journeys}
@@ -1401,11 +1415,11 @@ async def browse(server: str) -> dict:
     for key, (name, _) in journeys.items():
         if isinstance(records[name], dict):
             records[name][key] = journeyed[key]
-    for name, case, _ in cases:
+    for name, kind, case, _ in cases:
         outcome = next(outcomes)
         if isinstance(records[name], dict):
             if case is None:
-                records[name]["broken data"] = outcome
+                records[name].setdefault("broken data", {})[kind] = outcome
             else:
                 records[name].setdefault("altered", {})[case] = outcome
     return records
@@ -1869,14 +1883,14 @@ def test_rope_draws_a_flat_curve(browsed):
 
 
 def test_every_widget_is_tried_with_broken_data():
-    assert set(BROKEN) == set(WIDGETS)
+    assert set(BROKEN) == set(WIDGET_CASES)
 
 
-@pytest.mark.parametrize("page_name", list(BROKEN))
-def test_a_widget_that_fails_leaves_its_page_as_it_was(browsed, page_name):
+@pytest.mark.parametrize("page_name, kind", list(BROKEN))
+def test_a_widget_that_fails_leaves_its_page_as_it_was(browsed, page_name, kind):
     """Its data broken where only the drawing reads it: no controls beside the static figure,
     nothing added, the figure as served; the failure is logged."""
-    seen = record(browsed, page_name)["broken data"]
+    seen = record(browsed, page_name)["broken data"][kind]
     if isinstance(seen, BaseException):
         raise seen
     assert len(seen["errors"]) == 1 and seen["errors"][0].startswith("attnlit widget: "), seen["errors"]

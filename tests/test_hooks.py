@@ -264,7 +264,7 @@ def test_a_site_file_block_that_fails_fails_the_build(tmp_path, monkeypatch, cod
 
 
 def test_a_playground_loads_its_script_and_no_other():
-    page = SimpleNamespace(**vars(PAGE), url="a/chapter/")
+    page = SimpleNamespace(**{**vars(PAGE), "url": "a/chapter/"})
     html = mkdocs_hooks.on_page_content('<div class="attnlit-playground" data-playground="tinygpt"></div>', page)
     assert html.endswith('</div>\n<script src="../../javascripts/tinygpt.js" defer></script>')
     assert html.count("<script") == 1
