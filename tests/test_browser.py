@@ -59,7 +59,7 @@ SEARCH_BUDGET = 150_000  # bytes sent
 BUDGET = {"markdown": 40_000, "notebook": 60_000}  # bytes sent for a page, over the floor's
 # What a page's widgets fetch when they come near the screen (data too heavy for the page:
 # tools/mkdocs_hooks.py): counted apart from the first visit, with a budget of its own.
-WIDGET_DATA = re.compile(r"^/widgets/[0-9a-f]+\.json$")
+FETCHED_DATA = re.compile(r"^/widgets/[0-9a-f]+\.json$")
 WIDGET_DATA_BUDGET = 30_000  # bytes sent, per page
 PAGES = [page.removeprefix("docs/") for page in tangle.nav_pages(ROOT)]
 ANNOTATION = re.compile(r"# \(\d+\)!$", re.MULTILINE)  # Material copies the code without it
@@ -321,7 +321,7 @@ class Visit:
         # The favicon is fetched whenever the browser gets to it: not part of the page.
         # So are the widgets' data, which they fetch when they come near the screen: apart.
         self.sizes = await self.measure(lambda path: "/favicon." not in path
-                                        and not WIDGET_DATA.search(path))
+                                        and not FETCHED_DATA.search(path))
         return self
 
     async def measure(self, which) -> dict:
@@ -1323,7 +1323,7 @@ async def page_record(browser, server: str, page_name: str) -> dict:
         for figure in figures:
             await figure.scroll_into_view_if_needed()
             await figure.locator(".attnlit-numbers").wait_for()
-        record["fetched"] = await visit.measure(lambda path: bool(WIDGET_DATA.search(path)))
+        record["fetched"] = await visit.measure(lambda path: bool(FETCHED_DATA.search(path)))
         record["widgets"] = []
         record["figure names"] = await accessible_names(visit, ".attnlit-figure > [role=img]:not(.attnlit-static)")
         await page.wait_for_function(MOUNTED, polling="raf")
@@ -1523,7 +1523,7 @@ def test_widget_data_comes_near_the_screen_and_within_its_budget(browsed):
     fetching = {name: fetched(seen) for name, seen in pages.items() if seen["fetched"]}
     assert "trained-gpt.md" in fetching, "chapter 10's snapshots were not fetched"
     assert all(size <= WIDGET_DATA_BUDGET for size in fetching.values()), fetching
-    assert not any(WIDGET_DATA.search(path) for seen in pages.values() for path in seen["sizes"])
+    assert not any(FETCHED_DATA.search(path) for seen in pages.values() for path in seen["sizes"])
 
 
 @pytest.mark.parametrize("page_name", [FLOOR, *PAGES])
