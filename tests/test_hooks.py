@@ -14,7 +14,7 @@ import mkdocs_hooks
 from mkdocs_hooks import OUTPUT
 
 MATH = '<math xmlns="http://www.w3.org/1998/Math/MathML" display='  # as latex2mathml writes it
-PAGE = SimpleNamespace(file=SimpleNamespace(src_uri="chapter.md"), meta={})
+PAGE = SimpleNamespace(file=SimpleNamespace(src_uri="chapter.md"), meta={}, url="chapter/")
 
 
 def test_markers_become_titles():
@@ -91,7 +91,7 @@ def test_a_figure_that_leaves_a_widget_gets_its_data_beside_the_drawing(tmp_path
     start = '<figure class="attnlit-figure" data-widget="query" data-search-exclude markdown="1">'
     assert start in markdown
     slot = mkdocs_hooks.SVG_SLOT.search(markdown)[0]
-    page = SimpleNamespace(**vars(PAGE), url="a/chapter/")
+    page = SimpleNamespace(**{**vars(PAGE), "url": "a/chapter/"})
     html = mkdocs_hooks.on_page_content(f"{start}<p>{slot}</p></figure>", page)
     data = re.fullmatch(r'<figure [^>]*><p><svg .*</svg>\s*<div class="attnlit-data" hidden>(.*)</div></p>'
                         r'</figure>\s*<script src="../../javascripts/widgets.js" defer></script>'
@@ -99,6 +99,23 @@ def test_a_figure_that_leaves_a_widget_gets_its_data_beside_the_drawing(tmp_path
     assert data, "the drawing, then its data; the page loads what widgets share, then its kind"
     assert "<" not in data[1]  # text, escaped: a string of the data is no markup
     assert json.loads(unescape(data[1])) == {"kind": "query", "ends": [0.5, "</script>"]}
+
+
+def test_a_widgets_heavy_data_becomes_a_file_of_the_site_that_its_page_fetches(tmp_path, monkeypatch):
+    """What a widget holds under "fetched" leaves the page for a file named by its content."""
+    monkeypatch.setattr(mkdocs_hooks, "FIGURES", tmp_path / "cache")
+    monkeypatch.setattr(mkdocs_hooks, "fetched", {})
+    heavy = ')\nwidget = {"kind": "query", "start": 2, "fetched": {"steps": [0, 25], "x": "</div>"}}  #'
+    page = SimpleNamespace(**{**vars(PAGE), "url": "a/chapter/"})
+    markdown = mkdocs_hooks.on_page_markdown(FIGURE_PAGE.format(extra=heavy), page)
+    html = mkdocs_hooks.on_page_content(mkdocs_hooks.SVG_SLOT.search(markdown)[0], page)
+    data = json.loads(unescape(re.search(r'<div class="attnlit-data" hidden>(.*?)</div>', html)[1]))
+    (path, text), = mkdocs_hooks.fetched.items()
+    assert re.fullmatch(r"widgets/[0-9a-f]{12}\.json", path)
+    assert data == {"kind": "query", "start": 2, "fetched": f"../../{path}"}  # from a/chapter/
+    mkdocs_hooks.on_post_build(SimpleNamespace(site_dir=str(tmp_path / "site")))
+    assert json.loads((tmp_path / "site" / path).read_text()) == {"steps": [0, 25], "x": "</div>"}
+    assert "steps" not in html  # the heavy data stayed out of the page
 
 
 def test_the_scripts_are_served_without_comment_lines_and_indentation():
@@ -247,7 +264,7 @@ def test_a_site_file_block_that_fails_fails_the_build(tmp_path, monkeypatch, cod
 
 
 def test_a_playground_loads_its_script_and_no_other():
-    page = SimpleNamespace(**vars(PAGE), url="a/chapter/")
+    page = SimpleNamespace(**{**vars(PAGE), "url": "a/chapter/"})
     html = mkdocs_hooks.on_page_content('<div class="attnlit-playground" data-playground="tinygpt"></div>', page)
     assert html.endswith('</div>\n<script src="../../javascripts/tinygpt.js" defer></script>')
     assert html.count("<script") == 1

@@ -60,7 +60,11 @@ WIDGET_KIND = re.compile(r'<figure class="attnlit-figure"[^>]* data-widget="([a-
 # A playground (a page's own interactive part, not a figure) loads its script, and only its.
 PLAYGROUND_JS = "javascripts/{}.js"
 PLAYGROUND = re.compile(r'<div class="attnlit-playground" data-playground="([a-z]+)"')
+# A widget's data too heavy for its page: a file of the site, which widgets.js fetches when the
+# figure comes near the screen.
+FETCHED = "widgets/{}.json"
 svgs: dict[str, str] = {}  # slot key -> drawn SVG, from on_page_markdown to on_page_content
+fetched: dict[str, str] = {}  # site path -> JSON, from on_page_markdown to on_post_build
 ROOT = Path(__file__).resolve().parent.parent
 # Drawn SVGs by figure code, for this attnlit and environment: a warm build draws nothing.
 FIGURES = cache("figures", ROOT)
@@ -146,14 +150,17 @@ def site_file(code: str, key: str) -> bytes:
     return data
 
 
-def figure(caption: str, fence: list[str], key: str) -> list[str]:
+def figure(caption: str, fence: list[str], key: str, url: str = "") -> list[str]:
     """A drawn figure with its caption, then its code folded into a collapsible box.
 
     A block that also leaves a `widget` gets it beside the drawing, as JSON that
     docs/javascripts/widgets/<kind>.js turns into controls and a drawing that follows them; without
     JavaScript, the drawing stays. The JSON is the text of a hidden element, not of a
     <script type="application/json">: Material's instant navigation runs every <script> of
-    the page it brings in as JavaScript, whatever its type.
+    the page it brings in as JavaScript, whatever its type. What the widget holds under
+    "fetched" becomes a file of the site instead, named by its content, whose address, relative
+    to the page at `url`, takes its place: widgets.js fetches it when the figure comes near
+    the screen, so that the page does not carry it.
     """
     # The caption is the drawing's accessible name: a screen reader reads it as one image,
     # not the SVG's scattered tick labels.
@@ -163,8 +170,14 @@ def figure(caption: str, fence: list[str], key: str) -> list[str]:
     svgs[key] = re.sub("^<(svg|div) ", rf'<\1 role="img" aria-labelledby="{caption_id}" ', svg, count=1)
     kind = ""
     if widget is not None:
+        data = json.loads(widget)
+        if "fetched" in data:
+            text = json.dumps(data["fetched"], allow_nan=False, separators=(",", ":"))
+            path = FETCHED.format(hashlib.sha1(text.encode()).hexdigest()[:12])
+            fetched[path] = text
+            widget = json.dumps({**data, "fetched": get_relative_url(path, url)}, separators=(",", ":"))
         svgs[key] += f'\n<div class="attnlit-data" hidden>{html.escape(widget, quote=False)}</div>'
-        kind = f' data-widget="{html.escape(json.loads(widget)["kind"])}"'
+        kind = f' data-widget="{html.escape(data["kind"])}"'
     return [
         f'<figure class="attnlit-figure"{kind} data-search-exclude markdown="1">',
         f'<div class="attnlit-svg" data-figure="{key}"></div>',
@@ -207,7 +220,8 @@ def on_page_markdown(markdown: str, page, **kwargs) -> str:
                 raise PluginError(f"{key}: a figure marker must sit right above a ```python block "
                                   "with the same indentation")
             try:
-                drawn = figure(caption["caption"], [row[len(indent):] for row in block], key)
+                drawn = figure(caption["caption"], [row[len(indent):] for row in block], key,
+                               page.url)
             except Exception as error:
                 raise PluginError(f"{key}: figure failed to draw: {type(error).__name__}: {error}") from error
             out += [indent + row if row else row for row in drawn]
@@ -346,7 +360,11 @@ def stripped_script(source: str, name: str) -> str:
 
 
 def on_post_build(config, **kwargs) -> None:
-    """Serve the site's own scripts stripped."""
+    """Serve the site's own scripts stripped, and the widgets' data that pages fetch."""
+    for path, text in fetched.items():
+        target = Path(config.site_dir) / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
     scripts = Path(config.site_dir) / Path(WIDGETS_JS).parent
     for script in sorted(scripts.rglob("*.js")):
         name = script.relative_to(config.site_dir)

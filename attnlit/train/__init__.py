@@ -2,9 +2,11 @@
 # Change the chapter, then run `make tangle`.
 
 import argparse
+from collections.abc import Callable
 import csv
 import datetime
 from importlib.resources import files
+import json
 import math
 import os
 from pathlib import Path
@@ -84,6 +86,35 @@ def head_scores(
     return previous.mean(dim=(0, -1)), prefix.mean(dim=(0, -1))
 
 
+def probe_sequence(vocab_size: int, half: int) -> torch.Tensor:
+    """half random tokens from seed 5, then the same again: (1, 2 * half)."""
+    check_sizes(vocab_size=vocab_size, half=half)
+    first = torch.randint(vocab_size, (half,),
+                          generator=torch.Generator().manual_seed(5))
+    return torch.cat([first, first])[None]
+
+
+def snapshot(
+    model: TinyGPT,
+    tokens: torch.Tensor,
+    targets: torch.Tensor,
+    sequence: torch.Tensor,
+) -> dict:
+    """Loss, accuracy and head scores on tokens; head weights on sequence."""
+    with torch.no_grad():
+        logits = model(tokens)                              # (b, n, vocab)
+    loss = F.cross_entropy(logits.flatten(0, 1), targets.flatten(),
+                           ignore_index=IGNORE)
+    previous, prefix = head_scores(model, tokens)           # (layers, h) each
+    weights = torch.cat(model.attention_weights(sequence))  # (layers, h, n, n)
+    hundredths = (weights * 100).round().int().tolist()
+    return {"loss": loss.item(),
+            "accuracy": copy_accuracy(model, tokens, targets),
+            "previous": previous.tolist(), "prefix": prefix.tolist(),
+            "patterns": [[[row[:m + 1] for m, row in enumerate(head)]
+                          for head in layer] for layer in hundredths]}
+
+
 def copying_scores(model: TinyGPT) -> torch.Tensor:
     """Eigenvalue copying score of every head's OV circuit, (layers, h)."""
     scores = []
@@ -117,21 +148,25 @@ def train(
     warmup: int,
     min_length: int,
     seed: int,
-    probe: torch.Tensor | None = None,
+    probe: tuple[torch.Tensor, torch.Tensor, torch.Tensor] | None = None,
     every: int = 25,
-) -> list[dict]:
-    """Train on the copy task; one row of numbers per step."""
+    at_snapshot: Callable[[int, TinyGPT], None] | None = None,
+) -> tuple[list[dict], list[dict]]:
+    """Train on the copy task: a row of numbers per step, and the snapshots."""
     generator = torch.Generator().manual_seed(seed)
     optimizer = torch.optim.AdamW(model.parameters(), lr=peak_lr)
-    rows, start = [], time.perf_counter()
+    rows, snapshots, start = [], [], time.perf_counter()
+
+    def measure(step: int) -> None:
+        model.eval()
+        snapshots.append({"step": step, **snapshot(model, *probe)})
+        if at_snapshot is not None:
+            at_snapshot(step, model)
+
     progress = tqdm(range(steps), unit="step")
     for step in progress:
-        row = {"step": step, "previous": None, "induction": None}
-        if probe is not None and step % every == 0:  # best of any head
-            model.eval()
-            previous, induction = head_scores(model, probe)
-            row.update(previous=previous.max().item(),
-                       induction=induction.max().item())
+        if probe is not None and step % every == 0:
+            measure(step)
         model.train()
         tokens, targets = induction_batch(
             batch_size, model.vocab_size, model.context_length, min_length,
@@ -146,13 +181,14 @@ def train(
         optimizer.zero_grad()
         loss.backward()
         optimizer.step()
-        row.update(loss=loss.item(), lr=rate,
-                   seconds=time.perf_counter() - start)
-        rows.append(row)
+        rows.append({"step": step, "loss": loss.item(), "lr": rate,
+                     "seconds": time.perf_counter() - start})
         progress.set_postfix(loss=f"{loss.item():.3f}", refresh=False)
     progress.close()
+    if probe is not None:
+        measure(steps)                  # the model as training returns it
     model.eval()
-    return rows
+    return rows, snapshots
 
 
 def options() -> argparse.ArgumentParser:
@@ -189,16 +225,37 @@ def options() -> argparse.ArgumentParser:
                              "(default: 0)")
     parser.add_argument("--threads", type=at_least(1), default=1,
                         help="PyTorch's CPU threads (default: 1)")
+    parser.add_argument("--every", type=at_least(1), default=25,
+                        help="steps from one snapshot to the next (default: "
+                             "%(default)s)")
+    parser.add_argument("--checkpoints", type=at_least(0), nargs="+",
+                        default=[], metavar="STEP",
+                        help="snapshot steps at which to save the weights too")
     parser.add_argument("--out", type=Path, default=Path("tiny-gpt"),
                         help="folder to write into (default: ./tiny-gpt)")
     return parser
 
 
 def main(argv: list[str] | None = None) -> None:
-    args = arguments(options(), argv)
+    parser = options()
+    args = arguments(parser, argv)
+    for step in args.checkpoints:
+        if step > args.steps or (step % args.every and step != args.steps):
+            parser.error(f"argument --checkpoints: {step} is not a snapshot "
+                         f"step (0 to --steps {args.steps}, every --every "
+                         f"{args.every}, and the last)")
     config = {"vocab_size": args.vocab, "context_length": args.context,
               "d_model": args.width, "num_heads": args.heads,
               "num_layers": args.layers}
+
+    def save(model: TinyGPT, name: str) -> None:
+        torch.save({"config": config, "state_dict": model.state_dict()},
+                   args.out / name)
+
+    def at_snapshot(step: int, model: TinyGPT) -> None:
+        if step in args.checkpoints:
+            save(model, f"checkpoint-{step}.pt")
+
     load = load_average()
     with torch_threads(args.threads):
         torch.manual_seed(args.seed)                # the initial weights
@@ -207,8 +264,12 @@ def main(argv: list[str] | None = None) -> None:
         test = induction_batch(1000, args.vocab, 2 * half, half,
                                generator=torch.Generator().manual_seed(
                                    args.seed + 1))
-        rows = train(model, args.steps, args.batch, args.lr, args.warmup,
-                     args.min_length, args.seed, probe=test[0][:200])
+        sequence = probe_sequence(args.vocab, args.context // 4)
+        rows, snapshots = train(
+            model, args.steps, args.batch, args.lr, args.warmup,
+            args.min_length, args.seed, every=args.every,
+            probe=(test[0][:200], test[1][:200], sequence),
+            at_snapshot=at_snapshot)
         accuracy = copy_accuracy(model, *test)
     last = rows[-100:]
     summary = (
@@ -223,22 +284,29 @@ def main(argv: list[str] | None = None) -> None:
         f"tokens and their repeat: {accuracy:.3f} (chance: "
         f"{1 / args.vocab:.3f})."
     )
-    torch.save({"config": config, "state_dict": model.state_dict()},
-               args.out / "tiny_gpt.pt")
-    formats = {"step": "d", "loss": ".4f", "lr": ".3g", "seconds": ".2f",
-               "previous": ".3f", "induction": ".3f"}    # rounded for reading
-    with open(args.out / "loss.csv", "w") as log:
+    save(model, "tiny_gpt.pt")
+    formats = {"step": "d", "loss": ".4f", "lr": ".3g", "seconds": ".2f"}
+    with open(args.out / "loss.csv", "w") as log:   # rounded for reading
         log.write(",".join(formats) + "\n")
         for row in rows:
-            log.write(",".join("" if row[key] is None else format(row[key], f)
+            log.write(",".join(format(row[key], f)
                                for key, f in formats.items()) + "\n")
+    measured = {key: [each[key] for each in snapshots] for key in snapshots[0]}
+    (args.out / "snapshots.json").write_text(json.dumps(
+        {"sequence": sequence[0].tolist(), **measured},
+        separators=(",", ":")) + "\n")
     (args.out / "run.md").write_text(summary + "\n")
     print(summary)
 
 
 def training_log() -> list[dict]:
-    """The shipped run's log: one dict per step, None where not measured."""
+    """The shipped run's log: one dict of numbers per step."""
     text = files("attnlit.train").joinpath("results/loss.csv").read_text()
-    return [{key: float(value) if value else None
-             for key, value in row.items()}
+    return [{key: float(value) for key, value in row.items()}
             for row in csv.DictReader(text.splitlines())]
+
+
+def training_snapshots() -> dict:
+    """The shipped run's snapshots, a list per measurement: snapshots.json."""
+    results = files("attnlit.train").joinpath("results")
+    return json.loads(results.joinpath("snapshots.json").read_text())

@@ -112,8 +112,10 @@
 
   // The widget is built and drawn first, beside the page: only a widget that drew goes in.
   // One that fails on the way leaves the page as it was, the static drawing in place.
-  function setup(figure, build) {
+  async function setup(figure, build) {
     const data = JSON.parse(figure.querySelector(".attnlit-data").textContent);
+    // Data too heavy for the page is a file of the site (tools/mkdocs_hooks.py): it comes now.
+    if (data.fetched) Object.assign(data, await (await fetch(data.fetched)).json());
     const drawing = figure.querySelector("svg");
     const box = make(null, "div", { class: "attnlit-controls" });
     const live = make(null, "svg", { class: "attnlit-drawing", role: "img",
@@ -151,8 +153,8 @@
     for (const { target: figure, isIntersecting } of entries) {
       if (!isIntersecting) continue;
       near.unobserve(figure);
-      try { setup(figure, kinds[figure.dataset.widget]); }
-      catch (error) { console.error("attnlit widget:", error); }
+      setup(figure, kinds[figure.dataset.widget])
+        .catch(error => console.error("attnlit widget:", error));
     }
   }, { rootMargin: "400px 0px" });
 
