@@ -123,7 +123,11 @@
       numbers.dispatchEvent(new Event("scroll"));
     };
     addEventListener("resize", () => figure.isConnected && narrow() !== was && redraw());
-    const draw = build(data, controls(box, redraw));
+    // ui.t: the widget's words in the page's language, with {names} filled in (a translated
+    // page's figure block data carries them, by their English text: tools/mkdocs_hooks.py).
+    const t = (words, values = {}) =>
+      (data.strings?.[words] ?? words).replace(/\{(\w+)\}/g, (_, name) => values[name]);
+    const draw = build(data, { ...controls(box, redraw), t });
     drawing.before(box);
     drawing.after(live, status, numbers);
     redraw();
@@ -152,7 +156,7 @@
   };
 
   // What the kinds draw with. Each kind: (data, ui) => draw(svg, narrow) => [width, height,
-  // what to announce, rows of numbers as print shows them].
+  // what to announce, rows of numbers as print shows them]; ui has the controls and t.
   window.attnlit = {
     // attnlit.plots' data colours, at least 3:1 on both palettes; text is in currentColor.
     BLUE: "#1f77b4", ORANGE: "#d95f02", RED: "#d62728", GREY, f4, make, text, grid,
