@@ -197,7 +197,7 @@ def test_each_language_gives_every_string_its_widgets_show(language):
              for kind in re.findall(r'"kind": "([a-z]+)"', (ROOT / "docs" / page).read_text(encoding="utf-8"))}
     assert kinds, "no widget on a translated page: nothing to check"
     asked = {words for kind in kinds
-             for words in WIDGET_WORDS.findall((ROOT / "docs" / "javascripts" / "widgets" / f"{kind}.js").read_text())}
+             for words in WIDGET_WORDS.findall((ROOT / "docs" / "javascripts" / "widgets" / f"{kind}.js").read_text(encoding="utf-8"))}
     assert {"scores", "context vector"} <= asked
     # Words a language keeps in English (query) need no entry; every other must have one.
     kept = {term.english for term in i18n.glossary(language, ROOT) if term.use == term.english}
@@ -225,17 +225,17 @@ def test_a_page_goes_stale_when_its_english_page_changes_and_fresh_when_stamped(
     (tmp_path / "docs" / "th").mkdir(parents=True)
     (tmp_path / "mkdocs.yml").write_text(
         "nav:\n  - a.md\nextra:\n  alternate:\n    - {lang: en}\n    - {lang: th}\n")
-    (tmp_path / "docs" / "a.md").write_text("# A\n")
+    (tmp_path / "docs" / "a.md").write_text("# A\n", encoding="utf-8")
     translated = tmp_path / "docs" / "th" / "a.md"
-    translated.write_text("# ก\n")
+    translated.write_text("# ก\n", encoding="utf-8")
     assert i18n.stale("th", tmp_path) == ["a.md"]  # no hash yet
     assert i18n.stamp(translated, tmp_path) == i18n.english_hash("a.md", tmp_path)
-    assert translated.read_text().startswith(f'---\ntranslated_from: "{i18n.english_hash("a.md", tmp_path)}"\n---\n')
+    assert translated.read_text(encoding="utf-8").startswith(f'---\ntranslated_from: "{i18n.english_hash("a.md", tmp_path)}"\n---\n')
     assert i18n.stale("th", tmp_path) == []
-    (tmp_path / "docs" / "a.md").write_text("# A, changed\n")
+    (tmp_path / "docs" / "a.md").write_text("# A, changed\n", encoding="utf-8")
     assert i18n.stale("th", tmp_path) == ["a.md"]
     i18n.stamp(translated, tmp_path)
-    assert i18n.stale("th", tmp_path) == [] and translated.read_text().count(i18n.HASH_KEY) == 1
+    assert i18n.stale("th", tmp_path) == [] and translated.read_text(encoding="utf-8").count(i18n.HASH_KEY) == 1
 
 
 def test_a_stale_page_says_so_and_links_the_english_page(monkeypatch):

@@ -99,7 +99,8 @@ def home(language: str, root: Path = ROOT) -> str | None:
 
 def english_hash(page: str, root: Path = ROOT) -> str:
     """The English page docs/<page> as it is now: the first 12 hex digits of its SHA-256."""
-    return hashlib.sha256((root / "docs" / page).read_bytes()).hexdigest()[:12]
+    text = (root / "docs" / page).read_text(encoding="utf-8").replace("\r\n", "\n")  # any checkout
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
 
 
 def front_matter(text: str) -> dict:
