@@ -1500,7 +1500,6 @@ async def browse(server: str, site: Path) -> dict:
     first visit (with JavaScript off after it, for a page with widgets), each page on a phone,
     the widgets given altered data. A visit starts as soon as a slot is free, whatever its kind.
     """
-    """Visit every page, AT_ONCE at a time: {page: its record, or the exception it raised}."""
     async with async_playwright() as playwright:
         browser = await playwright.chromium.launch(
             executable_path=str(CHROMIUM),
@@ -1527,35 +1526,6 @@ async def browse(server: str, site: Path) -> dict:
             return seen
 
         names = [*FLOORS, *PAGES]
-        records = dict(zip(names, await asyncio.gather(*(visit(name) for name in names),
-                                                       return_exceptions=True)))
-        with_widgets = [name for name, seen in records.items() if isinstance(seen, dict) and seen["widgets"]]
-        statics = await asyncio.gather(*(static(name) for name in with_widgets), return_exceptions=True)
-        for name, seen in zip(with_widgets, statics):
-            records[name]["static"] = seen
-
-        # Pages with figures on a phone, in one context.
-        with_figures = [name for name, seen in records.items() if isinstance(seen, dict) and seen["figures"]["count"]]
-        phone_context = await browser.new_context(viewport={"width": 390, "height": 844})
-        phone_context.set_default_timeout(120_000)
-
-        async def phone(name):
-            async with slots:
-                return await phone_record(phone_context, server, name)
-
-        phones = await asyncio.gather(*(phone(name) for name in with_figures), return_exceptions=True)
-        for name, seen in zip(with_figures, phones):
-            records[name]["phone"] = seen
-
-        async def narrow(name):
-            async with slots:
-                return await narrow_record(browser, server, name)
-
-        narrows = await asyncio.gather(*(narrow(name) for name in PAGES), return_exceptions=True)
-        for name, seen in zip(PAGES, narrows):
-            if isinstance(records[name], dict):
-                records[name]["narrow"] = seen
-        await phone_context.close()
         # Visits of their own, each kept in one page's record (an exception too, for its tests).
         journeys = {"instant": (INSTANT[0], instant_record), "palette": (PALETTE_PAGES[0], palette_record),
                     "palette system": (PALETTE_PAGES[1], palette_system_record), "live": (LIVE, live_record),
@@ -1568,11 +1538,6 @@ async def browse(server: str, site: Path) -> dict:
             *(held(phone_record, name) for name in PAGES),
             *(held(altered_record, name, kind, change) for name, kind, _, change in cases),
             return_exceptions=True))
-        outcomes = await asyncio.gather(*(journey(browser, server) for _, journey in journeys.values()),
-                                        return_exceptions=True)
-        for (key, (name, _)), outcome in zip(journeys.items(), outcomes):
-            if isinstance(records[name], dict):
-                records[name][key] = outcome
         await browser.close()
     journeyed = {key: next(outcomes) for key in journeys}
     records = {name: next(outcomes) for name in names}

@@ -41,11 +41,8 @@ def test_a_translated_page_holds_the_english_code_and_outputs(language, page):
     english = (ROOT / "docs" / page).read_text(encoding="utf-8")
     translated = (i18n.docs_dir(language, ROOT) / page).read_text(encoding="utf-8")
     assert i18n.identity_errors(english, translated, f"docs/{language}/{page}") == []
-    assert len(i18n.fenced_blocks(translated, page)) >= 10
-
-
-def test_the_pilot_pages_are_translated():
-    assert TRANSLATED == [("th", "attention-without-weights.md"), ("vi", "attention-without-weights.md")]
+    # Blocks were found (a parser that finds none would prove nothing), as many as in English.
+    assert len(i18n.fenced_blocks(translated, page)) == len(i18n.fenced_blocks(english, page)) > 0
 
 
 ENGLISH_PAGE = '''\

@@ -250,7 +250,6 @@ def site_file(code: str, key: str) -> bytes:
 
 def figure(caption: str, fence: list[str], key: str, url: str = "",
            english: str | None = None) -> list[str]:
-def figure(caption: str, fence: list[str], key: str, english: str | None = None) -> list[str]:
     """A drawn figure with its caption, then its code folded into a collapsible box.
 
     A block that also leaves a `widget` gets it beside the drawing, as JSON that
@@ -332,7 +331,6 @@ def on_page_markdown(markdown: str, page, **kwargs) -> str:
             try:
                 drawn = figure(caption["caption"], [row[len(indent):] for row in block], key,
                                page.url, english_code)
-                drawn = figure(caption["caption"], [row[len(indent):] for row in block], key, english_code)
             except Exception as error:
                 raise PluginError(f"{key}: figure failed to draw: {type(error).__name__}: {error}") from error
             out += [indent + row if row else row for row in drawn]
@@ -547,7 +545,6 @@ def on_post_build(config, **kwargs) -> None:
         target = Path(config.site_dir) / path
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text, encoding="utf-8")
-    """Serve the site's own scripts stripped; split the words of a Thai index."""
     scripts = Path(config.site_dir) / Path(WIDGETS_JS).parent
     for script in sorted(scripts.rglob("*.js")):
         name = script.relative_to(config.site_dir)

@@ -136,7 +136,6 @@
       numbers.textContent = rows.join("\n");
       numbers.dispatchEvent(new Event("scroll"));
     };
-    addEventListener("resize", () => figure.isConnected && narrow() !== was && redraw());
     // ui.t: the widget's words in the page's language, with {names} filled in (a translated
     // page's figure block data carries them, by their English text: tools/mkdocs_hooks.py).
     const t = (words, values = {}) =>
