@@ -84,7 +84,7 @@ class Build:
     """What this build is: the site of one language (on_config)."""
 
     language = i18n.ENGLISH
-    strings: dict = {}  # the language's interface strings (its config's extra.strings)
+    strings: dict = i18n.strings(i18n.ENGLISH, ROOT)  # the language's extra.strings (its config)
     alternate: list = []  # the site's languages (mkdocs.yml's extra.alternate)
     root_url = "/"  # the path of the English site's root: the languages' sites lie under it
 
@@ -113,6 +113,8 @@ def on_config(config, **kwargs):
         folder = cache("mkdocs-jupyter", ROOT)
         plugin.config["cache_dir"] = str(folder if Build.language == i18n.ENGLISH else folder / Build.language)
     config.mdx_configs.setdefault("toc", {})["slugify"] = slugify
+    for option in config.theme.get("palette") or []:  # the toggle shown in each palette
+        option["toggle"]["name"] = said(f"toggle_{option['scheme']}")
     Build.root_url = urlsplit(config.site_url or "/").path
     Build.alternate = config.extra.get("alternate") or []
     if Build.language == i18n.ENGLISH:
@@ -127,6 +129,14 @@ def on_config(config, **kwargs):
     if first is not None and first != "index.md":
         config.extra["homepage"] = page_url(first)
     return config
+
+
+def said(key: str) -> str:
+    """A word of the site's own in the language being built: its config's extra.strings, which
+    mkdocs.yml holds in English and each language's config translates (a test checks)."""
+    if key not in Build.strings:
+        raise PluginError(f"extra.strings has no {key!r}: mkdocs.yml names every word of the site's own")
+    return Build.strings[key]
 
 
 def page_url(page: str) -> str:
@@ -289,7 +299,7 @@ def figure(caption: str, fence: list[str], key: str, url: str = "",
         f'<figcaption id="{caption_id}" markdown="span">{caption}</figcaption>',
         "</figure>",
         "",
-        '??? example "Code for this figure"',
+        f'??? example "{said("code_for_figure")}"',
         "",
         textwrap.indent("\n".join(fence), "    "),
     ]
@@ -322,7 +332,7 @@ def on_page_markdown(markdown: str, page, **kwargs) -> str:
         elif marker and following.strip() == "```python":
             out += [f'{following} title="{marker["module"]}"', *block[1:]]
         elif line.strip() == OUTPUT and block:
-            out += [line, f'{following} title="Output"', *block[1:]]
+            out += [line, f'{following} title="{said("output")}"', *block[1:]]
         elif caption:
             (key, english_code), indent = next(english, (f"{page.file.src_uri}:{i + 1}", None)), caption["indent"]
             if following != f"{indent}```python":
@@ -344,7 +354,8 @@ def on_page_markdown(markdown: str, page, **kwargs) -> str:
             except Exception as error:
                 raise PluginError(f"{key}: {name} failed to build: {type(error).__name__}: {error}") from error
             built.setdefault(page.file.src_uri, {})[name] = data
-            out += [f'{following} title="writes {name}, beside this page, at build time"', *block[1:]]
+            title = said("writes_file").format(name=name)
+            out += [f'{following} title="{title}"', *block[1:]]
         else:
             out.append(english_links(line, page.file.src_uri) if Build.language != i18n.ENGLISH else line)
             end = i
@@ -352,8 +363,8 @@ def on_page_markdown(markdown: str, page, **kwargs) -> str:
     return "\n".join(out)
 
 
-# A link from a page to another page, in Markdown: [text](page.md#anchor).
-MD_LINK = re.compile(r"\]\((?P<target>[^)\s#:]+\.md)(?P<anchor>#[^)\s]*)?\)")
+# A link from a page to another page (a chapter or a lab), in Markdown: [text](page.md#anchor).
+MD_LINK = re.compile(r"\]\((?P<target>[^)\s#:]+\.(?:md|py))(?P<anchor>#[^)\s]*)?\)")
 # A scheme of our own, which MkDocs leaves alone: on_page_content turns it into a link.
 TO_ENGLISH = "attnlit-english:"
 ENGLISH_HREF = re.compile(rf'<a href="{TO_ENGLISH}([^"#]*)(#[^"]*)?">(.*?)</a>', re.DOTALL)
