@@ -275,3 +275,12 @@ def test_thai_search_words_are_split_and_paired():
     assert text == "เวกเตอร์\u200bบริบท\u200bของ token ความ\u200bยาว"
     assert i18n.compounds(text) == "เวกเตอร์บริบท บริบทของ ความยาว"
     assert i18n.segmented("vector ngữ cảnh", "vi") == "vector ngữ cảnh"
+
+
+@pytest.mark.parametrize(("language", "anchor"), [("th", "อินพุตของ-layer"), ("vi", "đầu-vào-của-một-lớp")])
+def test_a_link_into_a_translated_page_takes_its_translated_anchor(monkeypatch, language, anchor):
+    """Translators keep English anchors in links; the n-th heading of a page is the n-th of its
+    translation, so the build finds the translated one."""
+    monkeypatch.setattr(mkdocs_hooks.Build, "language", language)
+    line = "see [the input](checking-inputs.md#the-input-of-a-layer)."
+    assert mkdocs_hooks.english_links(line, "dropout.md") == f"see [the input](checking-inputs.md#{anchor})."

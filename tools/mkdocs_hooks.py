@@ -3,6 +3,7 @@ a notebook per page; and the translations: one site per language (tools/i18n.py)
 page to page."""
 
 import contextlib
+import functools
 import hashlib
 import html
 import io
@@ -371,15 +372,41 @@ ENGLISH_HREF = re.compile(rf'<a href="{TO_ENGLISH}([^"#]*)(#[^"]*)?">(.*?)</a>',
 
 
 def english_links(line: str, page: str) -> str:
-    """A translated page's links to pages not translated yet lead to the English pages."""
+    """A translated page's links to pages not translated yet lead to the English pages; to a
+    translated page, an English heading's anchor becomes its translated heading's."""
 
     def lead(match: re.Match) -> str:
         target = posixpath.normpath(posixpath.join(posixpath.dirname(page), match["target"]))
-        if (i18n.docs_dir(Build.language, ROOT) / target).exists() or not (ROOT / "docs" / target).exists():
-            return match[0]  # translated (or missing: MkDocs says so)
-        return f"]({TO_ENGLISH}{target}{match['anchor'] or ''})"
+        if not (ROOT / "docs" / target).exists():
+            return match[0]  # missing: MkDocs says so
+        if not (i18n.docs_dir(Build.language, ROOT) / target).exists():
+            return f"]({TO_ENGLISH}{target}{match['anchor'] or ''})"
+        anchor = match["anchor"] or ""
+        anchor = anchor and "#" + heading_anchors(target, Build.language).get(anchor[1:], anchor[1:])
+        return f"]({match['target']}{anchor})"
 
     return MD_LINK.sub(lead, line)
+
+
+# A heading of a page's Markdown, outside code blocks, and what inline markup leaves of it.
+HEADING = re.compile(r"^(#{1,6})[ \t]+(.+?)[ \t#]*$")
+MARKUP = re.compile(r"\[([^\]]*)\]\([^)]*\)|[`*]")
+
+
+@functools.cache
+def heading_anchors(page: str, language: str) -> dict[str, str]:
+    """English heading anchor -> the translated heading's, for docs/<page> in `language`: the
+    n-th heading of one is the n-th of the other (the same Markdown)."""
+
+    def anchors(text: str) -> list[str]:
+        lines = text.split("\n")
+        inside = {i for start, end in fences(lines, page).items() for i in range(start, end + 1)}
+        return [slugify(MARKUP.sub(lambda m: m[1] or "", found[2]), "-") for i, line in enumerate(lines)
+                if i not in inside and (found := HEADING.match(line))]
+
+    english, translated = (anchors((folder / page).read_text(encoding="utf-8"))
+                           for folder in (ROOT / "docs", i18n.docs_dir(language, ROOT)))
+    return dict(zip(english, translated)) if len(english) == len(translated) else {}
 
 
 def english_figures(source: Path, name: str) -> list[tuple[str, str]]:
