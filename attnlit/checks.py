@@ -262,6 +262,14 @@ def check_sampling(
     if logits.ndim != 2:
         raise ValueError("logits must have shape (batch, vocab_size), "
                          f"got {tuple(logits.shape)}")
+    nan = logits.isnan().any(dim=-1)                        # (b,)
+    if nan.any():
+        raise ValueError("logits must not be NaN, got NaN in rows "
+                         f"{nan.nonzero().flatten().tolist()}")
+    empty = (logits == -torch.inf).all(dim=-1)              # (b,)
+    if empty.any():
+        raise ValueError("logits must leave a token to draw: rows "
+                         f"{empty.nonzero().flatten().tolist()} are all -inf")
     check_real(temperature=temperature)
     if not (math.isfinite(temperature) and temperature >= 0):
         raise ValueError(

@@ -458,3 +458,31 @@ def test_the_cached_path_runs_each_block_through_its_own_forward(model):
     for hook in hooks:
         hook.remove()
     assert seen == [(1, 5, 16)] * 2 + [(1, 1, 16)] * 2
+
+
+@pytest.mark.parametrize("settings", [{}, {"temperature": 1.0}, {"temperature": 1.0, "top_k": 2}])
+def test_nan_logits_are_refused_by_name(settings):
+    """Greedy would pick the NaN (argmax takes it as the largest); sampling fails in multinomial."""
+    logits = torch.tensor([[1.0, 0.5, 0.0], [2.0, torch.nan, 0.0]])
+    with pytest.raises(ValueError, match=r"logits must not be NaN, got NaN in rows \[1\]"):
+        next_token(logits, **settings)
+
+
+@pytest.mark.parametrize("settings", [{}, {"temperature": 1.0}, {"temperature": 1.0, "top_k": 2}])
+def test_a_row_of_minus_inf_logits_is_refused_by_name(settings):
+    """No token can be drawn: greedy would return id 0 and sampling an even draw."""
+    logits = torch.tensor([[1.0, 0.5, 0.0], [-torch.inf] * 3])
+    with pytest.raises(ValueError, match=r"logits must leave a token to draw: rows \[1\] are all -inf"):
+        next_token(logits, **settings)
+
+
+@pytest.mark.parametrize("settings", [{}, {"temperature": 1.0}, {"temperature": 1e-40}, {"temperature": 1e30},
+                                      {"temperature": 1.0, "top_k": 1}])
+def test_plus_inf_logits_are_certain_tokens(settings):
+    """+inf is the limit of a logit that grows: its token gets all the probability, ties shared evenly."""
+    logits = torch.tensor([[0.0, torch.inf, 5.0, -torch.inf]]).expand(200, 4)
+    draw = next_token(logits, **settings, generator=torch.Generator().manual_seed(0))
+    assert set(draw.flatten().tolist()) == {1}
+    tied = torch.tensor([[torch.inf, 0.0, torch.inf]]).expand(400, 3)
+    draw = next_token(tied, temperature=1.0, generator=torch.Generator().manual_seed(0))
+    assert set(draw.flatten().tolist()) == {0, 2} and 0.4 < (draw == 0).float().mean() < 0.6
