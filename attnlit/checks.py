@@ -6,6 +6,7 @@ import json
 import math
 import numbers
 import operator
+import pickle
 import torch
 from torch import nn
 from typing import BinaryIO
@@ -229,11 +230,16 @@ def check_positions(positions: list, n: int) -> None:
 
 
 def check_weights_file(file: BinaryIO, name: str) -> None:
-    """Raise unless file, open for reading, is an archive of torch.save's."""
+    """Raise unless file, open for reading, is an intact zip archive."""
     if file.read(64).startswith(b"version https://git-lfs"):
         raise ValueError(f"{name} is a Git LFS pointer: `git lfs pull` "
                          "fetches the file")
-    if not zipfile.is_zipfile(file):         # torch.save writes a zip archive
+    try:
+        with zipfile.ZipFile(file) as archive:  # torch.save writes a zip
+            damaged = archive.testzip()  # the first entry failing its CRC
+    except Exception:  # zipfile raises errors of many kinds on nonsense
+        damaged = "the archive's index"
+    if damaged is not None:
         raise ValueError(f"{name} is not a file saved by torch.save: "
                          "damaged, or cut short")
     file.seek(0)                             # for torch.load
@@ -247,6 +253,24 @@ def check_saved(saved: object, name: str) -> None:
                 else f"a {type(saved).__name__}")
         raise ValueError(f"{name} holds {held}, not the 'config' and "
                          "'state_dict' that python -m attnlit.train saves")
+
+
+def read_saved(file: BinaryIO, name: str) -> dict:
+    """What python -m attnlit.train saved in file, read running no code."""
+    check_weights_file(file, name)
+    try:
+        saved = torch.load(file, weights_only=True)  # tensors, plain data
+    except pickle.UnpicklingError:     # an object weights_only won't build
+        raise ValueError(
+            f"{name} holds more than tensors and plain data (a model saved "
+            "whole, with torch.save(model)?), not the 'config' and "
+            "'state_dict' that python -m attnlit.train saves"
+        ) from None                    # not torch's advice to run its code
+    except (ArithmeticError, RuntimeError, ValueError) as error:
+        raise ValueError(f"{name} is not a file saved by torch.save, or is "
+                         "damaged") from error   # a zip of another layout
+    check_saved(saved, name)
+    return saved
 
 
 def check_sampling(

@@ -12,7 +12,7 @@ from attnlit.checks import check_gpt, check_ids
 from attnlit.checks import check_head, check_positions
 from attnlit.checks import check_prompt, check_type
 from attnlit.checks import check_sampling
-from attnlit.checks import check_saved, check_weights_file
+from attnlit.checks import read_saved
 from attnlit.kvcache import KVCache
 from attnlit.kvcache import KVCache, cached_attention
 from attnlit.multihead import MultiHeadAttention
@@ -163,9 +163,7 @@ def load_trained(path: str | Path | None = None) -> TinyGPT:
     else:
         weights = Path(path)
     with weights.open("rb") as file:
-        check_weights_file(file, str(weights))
-        saved = torch.load(file, weights_only=True)  # tensors, no code
-    check_saved(saved, str(weights))
+        saved = read_saved(file, str(weights))  # torch.load, running no code
     model = TinyGPT(**saved["config"])
     model.load_state_dict(saved["state_dict"])
     return model.eval()
