@@ -7,12 +7,11 @@ from importlib.resources import files
 from pathlib import Path
 import torch
 from torch import nn
-from attnlit.checks import check_cached_ids
-from attnlit.checks import check_gpt, check_ids
+from attnlit.checks import check_cached_ids, check_gpt, check_ids
 from attnlit.checks import check_head, check_positions
 from attnlit.checks import check_prompt, check_type
 from attnlit.checks import check_sampling
-from attnlit.checks import check_saved, check_weights_file
+from attnlit.checks import read_saved
 from attnlit.kvcache import KVCache
 from attnlit.kvcache import KVCache, cached_attention
 from attnlit.multihead import MultiHeadAttention
@@ -77,12 +76,23 @@ class TinyGPT(nn.Module):
         self.final_norm = nn.LayerNorm(d_model)
         self.out_head = nn.Linear(d_model, vocab_size, bias=False)
 
-    def forward(self, idx: torch.Tensor) -> torch.Tensor:
-        check_ids(idx, self.vocab_size, self.context_length)
-        positions = torch.arange(idx.shape[1], device=idx.device)  # (n,)
-        x = self.tok_emb(idx) + self.pos_emb(positions)     # (b, n, d)
-        x = self.trf_blocks(self.drop_emb(x))               # (b, n, d)
-        return self.out_head(self.final_norm(x))            # (b, n, vocab)
+    def forward(
+        self, idx: torch.Tensor, caches: list[KVCache] | None = None
+    ) -> torch.Tensor:
+        """(b, n) -> (b, n, vocab); with caches, n tokens after theirs."""
+        if caches is None:                                     # all n tokens
+            check_ids(idx, self.vocab_size, self.context_length)
+            start, caches = 0, [None] * len(self.trf_blocks)
+        else:                           # n new ones, after the caches' tokens
+            check_cached_ids(self, idx, caches)
+            start = caches[0].seen                  # the position of idx[:, 0]
+        positions = torch.arange(start, start + idx.shape[1],
+                                 device=idx.device)            # (n,)
+        x = self.tok_emb(idx) + self.pos_emb(positions)        # (b, n, d)
+        x = self.drop_emb(x)
+        for block, cache in zip(self.trf_blocks, caches):
+            x = block(x, cache)                                # (b, n, d)
+        return self.out_head(self.final_norm(x))               # (b, n, vocab)
 
     def attention_weights(self, idx: torch.Tensor) -> list[torch.Tensor]:
         """Each layer's weights, as its heads used them: (b, h, n, n) each."""
@@ -118,7 +128,7 @@ class TinyGPT(nn.Module):
         with torch.no_grad():
             for _ in range(max_new_tokens):
                 if use_cache:                    # only the unread tokens
-                    logits = cached_forward(self, unread, caches)[:, -1]
+                    logits = self(unread, caches)[:, -1]
                 else:                            # everything, every time
                     logits = self(idx)[:, -1]    # (b, vocab)
                 unread = next_token(logits, temperature, top_k, generator)
@@ -163,27 +173,10 @@ def load_trained(path: str | Path | None = None) -> TinyGPT:
     else:
         weights = Path(path)
     with weights.open("rb") as file:
-        check_weights_file(file, str(weights))
-        saved = torch.load(file, weights_only=True)  # tensors, no code
-    check_saved(saved, str(weights))
+        saved = read_saved(file, str(weights))  # torch.load, running no code
     model = TinyGPT(**saved["config"])
     model.load_state_dict(saved["state_dict"])
     return model.eval()
-
-
-def cached_forward(
-    model: TinyGPT, idx: torch.Tensor, caches: list[KVCache]
-) -> torch.Tensor:
-    """model on L new tokens after the cached ones: (b, L) -> (b, L, vocab)."""
-    check_cached_ids(model, idx, caches)
-    start = caches[0].seen                        # the position of idx[:, 0]
-    end = start + idx.shape[1]
-    positions = torch.arange(start, end, device=idx.device)  # not from 0
-    x = model.tok_emb(idx) + model.pos_emb(positions)        # (b, L, d)
-    x = model.drop_emb(x)
-    for block, cache in zip(model.trf_blocks, caches):
-        x = block(x, cache)                                  # (b, L, d)
-    return model.out_head(model.final_norm(x))               # (b, L, vocab)
 
 
 def next_token(

@@ -7,7 +7,8 @@ import torch
 
 from attnlit import MultiHeadAttention, bench
 from attnlit.bench import generate as generate_bench
-from attnlit.gpt import TinyGPT, ablate, cached_forward, load_trained, next_token
+from attnlit import gpt
+from attnlit.gpt import TinyGPT, ablate, load_trained, next_token
 from attnlit.kvcache import KVCache, cached_attention, visible
 
 
@@ -125,28 +126,28 @@ def test_chapter_10s_hooks_fire_on_the_cached_path(model):
         lambda module, args, out: seen.append(tuple(out.shape)))
     caches = [KVCache() for _ in model.trf_blocks]
     with torch.no_grad():
-        cached_forward(model, torch.randint(50, (1, 5)), caches)
-        cached_forward(model, torch.randint(50, (1, 1)), caches)
+        model(torch.randint(50, (1, 5)), caches)
+        model(torch.randint(50, (1, 1)), caches)
     hook.remove()
     assert seen == [(1, 4, 5, 5), (1, 4, 1, 6)]  # (b, h, L, S)
 
 
 # The whole model
 
-def test_cached_forward_on_an_empty_cache_is_the_models_forward(model):
+def test_the_model_on_empty_caches_is_the_model_without_them(model):
     idx = torch.randint(50, (3, 11))
     caches = [KVCache() for _ in model.trf_blocks]
     with torch.no_grad():
-        assert torch.allclose(cached_forward(model, idx, caches), model(idx), atol=1e-6)
+        assert torch.allclose(model(idx, caches), model(idx), atol=1e-6)
     assert [cache.seen for cache in caches] == [11, 11]
 
 
-def test_cached_forward_one_token_at_a_time_gives_every_position_its_logits(model):
+def test_the_model_one_token_at_a_time_gives_every_position_its_logits(model):
     idx = torch.randint(50, (2, 12))
     caches = [KVCache() for _ in model.trf_blocks]
     with torch.no_grad():
-        steps = [cached_forward(model, idx[:, :3], caches)]
-        steps += [cached_forward(model, idx[:, m:m + 1], caches) for m in range(3, 12)]
+        steps = [model(idx[:, :3], caches)]
+        steps += [model(idx[:, m:m + 1], caches) for m in range(3, 12)]
         assert torch.allclose(torch.cat(steps, dim=1), model(idx), atol=1e-5)
 
 
@@ -155,24 +156,40 @@ def test_each_new_token_needs_its_own_position(model):
     idx = torch.randint(50, (1, 6))
     caches = [KVCache() for _ in model.trf_blocks]
     with torch.no_grad():
-        cached_forward(model, idx[:, :5], caches)
-        right = cached_forward(model, idx[:, 5:], caches)[0, -1]
+        model(idx[:, :5], caches)
+        right = model(idx[:, 5:], caches)[0, -1]
         alone = model(idx[:, 5:])[0, -1]  # the token as if it stood at position 0
         assert torch.allclose(right, model(idx)[0, -1], atol=1e-5)
         assert not torch.allclose(right, alone, atol=1e-3)
 
 
-def test_cached_forward_refuses_positions_past_the_context_and_missing_caches(model):
+def test_the_model_refuses_positions_past_the_context_and_missing_caches(model):
     caches = [KVCache() for _ in model.trf_blocks]
     with torch.no_grad():
-        cached_forward(model, torch.randint(50, (1, 20)), caches)
+        model(torch.randint(50, (1, 20)), caches)
         with pytest.raises(ValueError, match="the caches hold 20 tokens and idx adds 5: 25, more than "
                                              "context_length=24"):
-            cached_forward(model, torch.randint(50, (1, 5)), caches)
+            model(torch.randint(50, (1, 5)), caches)
     with pytest.raises(ValueError, match="one KVCache per layer, 2, got 1"):
-        cached_forward(model, torch.randint(50, (1, 2)), [KVCache()])
+        model(torch.randint(50, (1, 2)), [KVCache()])
     with pytest.raises(ValueError, match="outside 0..49"):
-        cached_forward(model, torch.tensor([[50]]), [KVCache(), KVCache()])
+        model(torch.tensor([[50]]), [KVCache(), KVCache()])
+    with pytest.raises(TypeError, match="caches must be a list, got <class 'attnlit.kvcache.KVCache'>"):
+        model(torch.randint(50, (1, 2)), KVCache())  # the block's argument, not the model's
+
+
+def test_the_model_takes_the_caches_itself_one_forward_for_both_paths(model):
+    """No second forward beside TinyGPT.forward (issue 24): a hook on the model fires on both paths."""
+    assert not hasattr(gpt, "cached_forward")
+    seen = []
+    hook = model.register_forward_hook(lambda module, args, out: seen.append(tuple(out.shape)))
+    caches = [KVCache() for _ in model.trf_blocks]
+    with torch.no_grad():
+        model(torch.randint(50, (2, 5)))
+        model(torch.randint(50, (2, 4)), caches)
+        model(torch.randint(50, (2, 1)), caches)
+    hook.remove()
+    assert seen == [(2, 5, 50), (2, 4, 50), (2, 1, 50)] and caches[0].seen == 5
 
 
 # Choosing the next token
@@ -243,7 +260,7 @@ def test_the_logits_of_the_two_paths_agree_at_every_step():
     unread = idx
     with torch.no_grad():
         for _ in range(28):
-            cached = cached_forward(model, unread, caches)[:, -1]
+            cached = model(unread, caches)[:, -1]
             assert torch.allclose(cached, model(idx)[:, -1], atol=1e-5)
             unread = next_token(cached)
             idx = torch.cat([idx, unread], dim=1)
@@ -281,7 +298,7 @@ def test_a_rolling_cache_generates_what_the_banded_mask_gives_the_whole_sequence
     idx, unread = prompt, prompt
     with torch.no_grad():
         for _ in range(18):
-            unread = next_token(cached_forward(model, unread, caches)[:, -1])
+            unread = next_token(model(unread, caches)[:, -1])
             idx = torch.cat([idx, unread], dim=1)
             assert all(cache.keys.shape[2] <= window for cache in caches)
     assert torch.equal(idx, full)
@@ -369,8 +386,8 @@ def test_an_empty_step_returns_an_empty_output_and_leaves_the_cache_alone(window
 def test_an_empty_step_of_the_model_gives_empty_logits(model):
     caches = [KVCache() for _ in model.trf_blocks]
     with torch.no_grad():
-        cached_forward(model, torch.randint(50, (2, 3)), caches)
-        empty = cached_forward(model, torch.zeros(2, 0, dtype=torch.long), caches)
+        model(torch.randint(50, (2, 3)), caches)
+        empty = model(torch.zeros(2, 0, dtype=torch.long), caches)
     assert empty.shape == (2, 0, 50) and [cache.seen for cache in caches] == [3, 3]
 
 
@@ -453,8 +470,36 @@ def test_the_cached_path_runs_each_block_through_its_own_forward(model):
              for block in model.trf_blocks]
     caches = [KVCache() for _ in model.trf_blocks]
     with torch.no_grad():
-        cached_forward(model, torch.randint(50, (1, 5)), caches)
-        cached_forward(model, torch.randint(50, (1, 1)), caches)
+        model(torch.randint(50, (1, 5)), caches)
+        model(torch.randint(50, (1, 1)), caches)
     for hook in hooks:
         hook.remove()
     assert seen == [(1, 5, 16)] * 2 + [(1, 1, 16)] * 2
+
+
+@pytest.mark.parametrize("settings", [{}, {"temperature": 1.0}, {"temperature": 1.0, "top_k": 2}])
+def test_nan_logits_are_refused_by_name(settings):
+    """Greedy would pick the NaN (argmax takes it as the largest); sampling fails in multinomial."""
+    logits = torch.tensor([[1.0, 0.5, 0.0], [2.0, torch.nan, 0.0]])
+    with pytest.raises(ValueError, match=r"logits must not be NaN, got NaN in rows \[1\]"):
+        next_token(logits, **settings)
+
+
+@pytest.mark.parametrize("settings", [{}, {"temperature": 1.0}, {"temperature": 1.0, "top_k": 2}])
+def test_a_row_of_minus_inf_logits_is_refused_by_name(settings):
+    """No token can be drawn: greedy would return id 0 and sampling an even draw."""
+    logits = torch.tensor([[1.0, 0.5, 0.0], [-torch.inf] * 3])
+    with pytest.raises(ValueError, match=r"logits must leave a token to draw: rows \[1\] are all -inf"):
+        next_token(logits, **settings)
+
+
+@pytest.mark.parametrize("settings", [{}, {"temperature": 1.0}, {"temperature": 1e-40}, {"temperature": 1e30},
+                                      {"temperature": 1.0, "top_k": 1}])
+def test_plus_inf_logits_are_certain_tokens(settings):
+    """+inf is the limit of a logit that grows: its token gets all the probability, ties shared evenly."""
+    logits = torch.tensor([[0.0, torch.inf, 5.0, -torch.inf]]).expand(200, 4)
+    draw = next_token(logits, **settings, generator=torch.Generator().manual_seed(0))
+    assert set(draw.flatten().tolist()) == {1}
+    tied = torch.tensor([[torch.inf, 0.0, torch.inf]]).expand(400, 3)
+    draw = next_token(tied, temperature=1.0, generator=torch.Generator().manual_seed(0))
+    assert set(draw.flatten().tolist()) == {0, 2} and 0.4 < (draw == 0).float().mean() < 0.6

@@ -1,6 +1,7 @@
 """TinyGPT (chapter 10): its checks, the weights it reports, and switching heads off."""
 
 import re
+import zipfile
 
 import pytest
 import torch
@@ -213,3 +214,45 @@ def test_a_saved_model_loads_back(tmp_path):
     assert not loaded.training
     assert all(torch.equal(a, b) for a, b in zip(model.state_dict().values(),
                                                  loaded.state_dict().values()))
+
+
+def test_a_whole_pickled_model_is_refused_without_advice_to_run_its_code(tmp_path):
+    """torch.save(model) pickles the module: weights_only refuses it, and so must we, clearly."""
+    path = tmp_path / "tiny_gpt.pt"
+    torch.save(TinyGPT(vocab_size=10, context_length=8, d_model=16, num_heads=2, num_layers=1), path)
+    with pytest.raises(ValueError, match=f"{re.escape(str(path))} holds more than tensors and plain data.*"
+                                         "torch.save\\(model\\).*'config' and 'state_dict'") as error:
+        load_trained(path)
+    assert "weights_only" not in str(error.value)
+    assert error.value.__suppress_context__  # torch's advice is not shown beneath ours
+
+
+def flipped(data: bytes, start: int, count: int = 16) -> bytes:
+    damaged = bytearray(data)
+    for i in range(start, start + count):
+        damaged[i] ^= 0xFF
+    return bytes(damaged)
+
+
+@pytest.mark.parametrize("where", ["weights", "pickle", "index"])
+def test_a_damaged_archive_is_refused_not_loaded_with_wrong_weights(tmp_path, where):
+    """A zip whose entries fail their CRC-32: torch.load would read damaged weights silently."""
+    path = tmp_path / "tiny_gpt.pt"
+    saved_model(path)
+    data = path.read_bytes()
+    start = {"weights": data.index(b"data/0") + 200,           # inside the first tensor
+             "pickle": data.index(b"data.pkl") + 100,           # inside the pickled dict
+             "index": data.rindex(b"data.pkl") - 10}[where]     # the central directory
+    path.write_bytes(flipped(data, start))
+    with pytest.raises(ValueError, match=f"{re.escape(str(path))} is not a file saved by torch.save: "
+                                         "damaged, or cut short") as error:
+        load_trained(path)
+    assert "weights_only" not in str(error.value)
+
+
+def test_a_zip_archive_not_written_by_torch_save_is_refused(tmp_path):
+    path = tmp_path / "tiny_gpt.pt"
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("notes.txt", "not weights")
+    with pytest.raises(ValueError, match=f"{re.escape(str(path))} is not a file saved by torch.save"):
+        load_trained(path)

@@ -10,7 +10,7 @@ from tqdm import tqdm
 from attnlit.bench import arguments, at_least, benchmark_parser, load_average
 from attnlit.bench import machine, milliseconds, pivot, ratio, timed_rounds
 from attnlit.bench import torch_threads, write_csv
-from attnlit.gpt import TinyGPT, cached_forward, next_token
+from attnlit.gpt import TinyGPT, next_token
 from attnlit.kvcache import KVCache
 
 
@@ -24,15 +24,15 @@ def step_runs(model: TinyGPT, n: int, device: str) -> tuple[dict, int]:
     idx = torch.randint(model.vocab_size, (1, n), device=device)   # (1, n)
     caches = [KVCache() for _ in model.trf_blocks]
     with torch.no_grad():
-        cached_forward(model, idx[:, :-1], caches)     # the first n - 1
+        model(idx[:, :-1], caches)                      # the first n - 1
 
     def with_cache() -> torch.Tensor:
         copies = [copy.copy(cache) for cache in caches]    # n - 1 each time
-        return next_token(cached_forward(model, idx[:, -1:], copies)[:, -1])
+        return next_token(model(idx[:, -1:], copies)[:, -1])
 
     copies = [copy.copy(cache) for cache in caches]
     with torch.no_grad():
-        cached_forward(model, idx[:, -1:], copies)     # n tokens held
+        model(idx[:, -1:], copies)                      # n tokens held
     runs = {"without": lambda: next_token(model(idx)[:, -1]),  # all n
             "with": with_cache}
     return runs, sum(cache.nbytes for cache in copies)
