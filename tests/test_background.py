@@ -55,8 +55,11 @@ def test_a_deselected_run_leaves_nothing_behind(tmp_path):
 def test_ctrl_c_while_waiting_for_the_builds_stops_them(tmp_path):
     process, tag = session("tests/test_site.py::test_link_to_a_missing_anchor_fails_the_strict_build",
                            tmp=tmp_path)
-    # Wait until a build runs: then the session is waiting for it.
-    wait_until(lambda: any("mkdocs build" in line for line in tagged(tag)), lambda: process.poll() is None)
+    # Wait until the session has started a build (its log comes first): the session then waits
+    # for it, seconds at least. Watching for the build's process instead raced with it: on a
+    # loaded machine a scan of /proc could take longer than the build, and the session ended.
+    wait_until(lambda: any(tmp_path.rglob("build.log")), lambda: process.poll() is None)
+    assert process.poll() is None, "the session ended before it started a build"
     process.send_signal(signal.SIGINT)
     out, _ = process.communicate(timeout=120)
     assert b"KeyboardInterrupt" in out, out.decode()
