@@ -99,9 +99,13 @@ SEPARATOR = re.compile(next(plugin["search"]["separator"] for plugin in tangle.r
 # must find its page, and a preview that holds it. Thai writes no space between words: บริบท
 # (context) stands inside เวกเตอร์บริบท (context vector) on the page; ความยาว (length), one
 # word to a reader, is two in PyThaiNLP's dictionary; เวกเตอร์บริบท is two words typed as one.
+# Words of a translated page that no other page of its language holds, typed as a reader types
+# them: whole, and (Thai, written without spaces) one word of a compound, which only word
+# segmentation finds. Common words (softmax, บริบท) are on most pages: which comes first is a
+# matter of ranking, which the English queries above test.
 TYPED = {
-    "th/attention-without-weights.md": ["บริบท", "ความยาว", "เวกเตอร์บริบท", "softmax"],
-    "vi/attention-without-weights.md": ["tương đồng", "ngữ cảnh", "bao lồi"],
+    "th/attention-without-weights.md": ["แมวอ้วน", "อ้วน", "เปลือกนูน"],
+    "vi/attention-without-weights.md": ["bao lồi", "tương đồng"],
 }
 COPIED = ["attention-without-weights.md", "multi-head-attention.md"]
 PALETTE_SHOWN = "projections.md"  # its first figure's screenshots, in both palettes
