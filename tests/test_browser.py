@@ -105,7 +105,7 @@ SEPARATOR = re.compile(next(plugin["search"]["separator"] for plugin in tangle.r
 # matter of ranking, which the English queries above test.
 TYPED = {
     "th/attention-without-weights.md": ["แมวอ้วน", "อ้วน", "เปลือกนูน"],
-    "vi/attention-without-weights.md": ["bao lồi", "tương đồng"],
+    "vi/attention-without-weights.md": ["bao lồi", "mèo béo"],
 }
 COPIED = ["attention-without-weights.md", "multi-head-attention.md"]
 PALETTE_SHOWN = "projections.md"  # its first figure's screenshots, in both palettes
