@@ -272,6 +272,25 @@ def test_a_playground_loads_its_script_and_no_other():
         mkdocs_hooks.on_page_content('<div class="attnlit-playground" data-playground="chess"></div>', page)
 
 
+@pytest.mark.parametrize("language, strings, carried", [
+    ("en", {}, None),
+    ("th", {"in_english": "ภาษาอังกฤษ", "playground": {"Start the model": "เริ่มโมเดล", "a \"b\" & c": "<d>"}},
+     {"Start the model": "เริ่มโมเดล", "a \"b\" & c": "<d>"}),
+])
+def test_a_translated_pages_playground_carries_its_languages_words(monkeypatch, language, strings, carried):
+    """As a widget's data carries them: docs/javascripts/tinygpt.js reads them from data-strings."""
+    monkeypatch.setattr(mkdocs_hooks.Build, "language", language)
+    monkeypatch.setattr(mkdocs_hooks.Build, "strings", strings)
+    monkeypatch.setattr(mkdocs_hooks, "stale_notice", lambda content, page: content)
+    page = SimpleNamespace(**{**vars(PAGE), "url": "a/chapter/"})
+    html = mkdocs_hooks.on_page_content(
+        '<div class="attnlit-playground" data-playground="tinygpt" data-weights="tinygpt.bin"></div>', page)
+    found = re.findall(r'<div class="attnlit-playground" data-playground="tinygpt" (?:data-strings="([^"]*)" )?'
+                       r'data-weights="tinygpt.bin">', html)
+    assert len(found) == 1 and html.count("<script") == 1
+    assert (json.loads(unescape(found[0])) if found[0] else None) == carried
+
+
 def test_minus_infinity_is_a_prefix_minus_on_an_ordinary_infinity():
     """As TeX sets it; a minus after an operand stays binary."""
     html = mkdocs_hooks.on_page_content(

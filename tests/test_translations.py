@@ -18,9 +18,10 @@ LANGUAGES = i18n.languages(ROOT)
 TRANSLATED = [(language, page) for language in LANGUAGES for page in i18n.pages(language, ROOT)]
 # The site's own words that a translation must give (mkdocs.<lang>.yml's extra.strings): the
 # English ones, and those only translations show.
-TRANSLATION_STRINGS = {"untranslated", "in_english", "stale_title", "stale", "stale_link", "widgets"}
-# The words a widget shows, as its script asks for them: t("...").
+TRANSLATION_STRINGS = {"untranslated", "in_english", "stale_title", "stale", "stale_link", "widgets", "playground"}
+# The words a widget or the playground shows, as its script asks for them: t("...").
 WIDGET_WORDS = re.compile(r'\bt\("([^"]+)"')
+PLAYGROUND = re.compile(r'<div class="attnlit-playground" data-playground="([a-z]+)"')
 
 
 def dict_value(tree: ast.AST, key: str) -> ast.expr:
@@ -157,7 +158,8 @@ def glossed(language: str) -> list[tuple[str, str]]:
     found.append((f"mkdocs.{language}.yml nav", "\n".join(titles(config["nav"]))))
     strings = i18n.strings(language, ROOT)
     found.append((f"mkdocs.{language}.yml strings", "\n".join(
-        [str(value) for key, value in strings.items() if key != "widgets"] + list(strings["widgets"].values()))))
+        [str(value) for key, value in strings.items() if key not in ("widgets", "playground")]
+        + list(strings["widgets"].values()) + list(strings["playground"].values()))))
     return found
 
 
@@ -226,17 +228,21 @@ def test_a_translated_page_title_is_its_nav_title():
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_each_language_gives_every_string_its_widgets_show(language):
+def test_each_language_gives_every_string_its_widgets_and_playground_show(language):
     english = i18n.strings(i18n.ENGLISH, ROOT)
     strings = i18n.strings(language, ROOT)
     assert set(strings) == set(english) | TRANSLATION_STRINGS
     widgets = {kind: words for page in i18n.pages(language, ROOT) for kind, words in widgets_words(page).items()}
     assert widgets, "no widget on a translated page: nothing to check"
-    asked = {"widgets": set().union(*widgets.values())}
+    asked = {"widgets": set().union(*widgets.values()), "playground": {
+        words for page in i18n.pages(language, ROOT)
+        for name in PLAYGROUND.findall((ROOT / "docs" / page).read_text(encoding="utf-8"))
+        for words in WIDGET_WORDS.findall((ROOT / "docs" / "javascripts" / f"{name}.js").read_text(encoding="utf-8"))}}
     assert {"scores", "context vector"} <= asked["widgets"]
+    assert {"Start the model", "Heads off: {list}."} <= asked["playground"]
     # Words a language keeps in English (query) need no entry; every other must have one.
     kept = {term.english for term in i18n.glossary(language, ROOT) if term.use == term.english}
-    for part in ("widgets",):
+    for part in ("widgets", "playground"):
         assert asked[part] - kept <= set(strings[part]), f"{part}: {asked[part] - kept - set(strings[part])}"
         for words, translated in strings[part].items():
             assert re.findall(r"\{\w+\}", words) == re.findall(r"\{\w+\}", translated), words

@@ -441,7 +441,8 @@ def on_page_content(content: str, page, **kwargs) -> str:
     The scripts are loaded by the pages with a widget only, not by every page
     (extra_javascript): the others stay lighter, and each page loads the kinds it draws. They
     sit in the page's content, where Material's instant navigation, which swaps the content,
-    would load them too.
+    would load them too. A translated page's playground gets its language's words
+    (extra.strings.playground) in its data-strings, as a widget gets them with its data.
     """
 
     def to_mathml(match: re.Match) -> str:
@@ -458,6 +459,9 @@ def on_page_content(content: str, page, **kwargs) -> str:
     content = SVG_SLOT.sub(lambda match: svgs.pop(match[1]), content)
     kinds = dict.fromkeys(WIDGET_KIND.findall(content))  # in order, once each
     scripts = [WIDGETS_JS, *map(KIND_JS.format, kinds)] if kinds else []
+    if Build.language != i18n.ENGLISH and Build.strings.get("playground"):  # its words, translated
+        words = json.dumps(Build.strings["playground"], ensure_ascii=False, separators=(",", ":"))
+        content = PLAYGROUND.sub(lambda match: f'{match[0]} data-strings="{html.escape(words)}"', content)
     for name in dict.fromkeys(PLAYGROUND.findall(content)):
         if not (ROOT / "docs" / PLAYGROUND_JS.format(name)).exists():
             raise PluginError(f"{page.file.src_uri}: no script docs/{PLAYGROUND_JS.format(name)} "
