@@ -101,6 +101,15 @@ def test_a_figure_that_leaves_a_widget_gets_its_data_beside_the_drawing(tmp_path
     assert json.loads(unescape(data[1])) == {"kind": "query", "ends": [0.5, "</script>"]}
 
 
+def test_a_translated_widget_carries_the_words_its_kind_and_its_data_ask_for_only(monkeypatch):
+    """Not the language's every widget word: a page would carry them once a widget."""
+    words = {"scores": "S", "context vector": "C", "rope's": "R", "a word of the data": "W", "deep": "D"}
+    monkeypatch.setattr(mkdocs_hooks.Build, "strings", {"widgets": words})
+    data = {"kind": "query", "words": ["a word of the data", "other"], "fetched": {"x": [{"label": "deep"}]}}
+    assert mkdocs_hooks.widget_strings(data) == {"scores": "S", "context vector": "C", "a word of the data": "W",
+                                                 "deep": "D"}
+
+
 def test_a_widgets_heavy_data_becomes_a_file_of_the_site_that_its_page_fetches(tmp_path, monkeypatch):
     """What a widget holds under "fetched" leaves the page for a file named by its content."""
     monkeypatch.setattr(mkdocs_hooks, "FIGURES", tmp_path / "cache")

@@ -19,9 +19,6 @@ TRANSLATED = [(language, page) for language in LANGUAGES for page in i18n.pages(
 # The site's own words that a translation must give (mkdocs.<lang>.yml's extra.strings): the
 # English ones, and those only translations show.
 TRANSLATION_STRINGS = {"untranslated", "in_english", "stale_title", "stale", "stale_link", "widgets", "playground"}
-# The words a widget or the playground shows, as its script asks for them: t("...").
-WIDGET_WORDS = re.compile(r'\bt\("([^"]+)"')
-PLAYGROUND = re.compile(r'<div class="attnlit-playground" data-playground="([a-z]+)"')
 
 
 def dict_value(tree: ast.AST, key: str) -> ast.expr:
@@ -51,7 +48,8 @@ def widgets_words(page: str) -> dict[str, set[str]]:
         kind = re.search(r'"kind": "([a-z]+)"', block.body) if block.marker == "figure" else None
         if kind:
             script = (ROOT / "docs" / "javascripts" / "widgets" / f"{kind[1]}.js").read_text(encoding="utf-8")
-            words[kind[1]] = {*WIDGET_WORDS.findall(script), *DATA_WORDS.get(kind[1], lambda _: ())(ast.parse(block.body))}
+            words[kind[1]] = {*mkdocs_hooks.ASKED.findall(script),
+                              *DATA_WORDS.get(kind[1], lambda _: ())(ast.parse(block.body))}
     return words
 
 
@@ -236,8 +234,9 @@ def test_each_language_gives_every_string_its_widgets_and_playground_show(langua
     assert widgets, "no widget on a translated page: nothing to check"
     asked = {"widgets": set().union(*widgets.values()), "playground": {
         words for page in i18n.pages(language, ROOT)
-        for name in PLAYGROUND.findall((ROOT / "docs" / page).read_text(encoding="utf-8"))
-        for words in WIDGET_WORDS.findall((ROOT / "docs" / "javascripts" / f"{name}.js").read_text(encoding="utf-8"))}}
+        for name in mkdocs_hooks.PLAYGROUND.findall((ROOT / "docs" / page).read_text(encoding="utf-8"))
+        for words in mkdocs_hooks.ASKED.findall(
+            (ROOT / "docs" / mkdocs_hooks.PLAYGROUND_JS.format(name)).read_text(encoding="utf-8"))}}
     assert {"scores", "context vector"} <= asked["widgets"]
     assert {"Start the model", "Heads off: {list}."} <= asked["playground"]
     # Words a language keeps in English (query) need no entry; every other must have one.
