@@ -20,10 +20,12 @@
     grid(svg, 60, 28, s, d.weights, { ...opts, title: t("causal weights") });
     grid(panel(svg, narrow, 290, 300), 350, 28, s, out, { ...opts,
       title: t("after dropout (p = {p})", { p }), mark: (m, q) => out[m][q] === 0 ? "×" : undefined });
-    text(svg, narrow ? 160 : 300, narrow ? 612 : 312,
-      t("hatched: masked (later key); ×: dropped (set to 0)"), { "font-size": 12 });
+    // The key: one line, or on a narrow screen two (a translation's words are longer).
+    const key = [t("hatched: masked (later key)"), t("×: dropped (set to 0)")];
+    (narrow ? key : [key.join("; ")]).forEach((line, i) =>
+      text(svg, narrow ? 160 : 300, (narrow ? 612 : 312) + 16 * i, line, { "font-size": 12 }));
     const sums = out.map(r => r.reduce((a, b) => a + b));
-    return [narrow ? 320 : 600, narrow ? 622 : 322,
+    return [narrow ? 320 : 600, narrow ? 638 : 322,
       t("p = {p}, seed {s}: {d} of {n} weights dropped, the rest × 1 / (1 − p) = {x}",
         { p, s: seed(), d: dropped, n: cell, x: f4(scale) }),
       [...out.map((r, m) => row(d.words[m], r)), row(t("row sums"), sums)]];
