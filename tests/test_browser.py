@@ -581,19 +581,29 @@ COPY_EVERY_BLOCK = """async () => {
 }"""
 
 
+# A widget's drawing: each text that reaches past its edges (by more than a pixel), cut off
+# there. A translation's words are longer than the English ones the layout was made for.
+CLIPPED = """svg => {
+    const edge = svg.getBoundingClientRect();
+    return [...svg.querySelectorAll("text")].filter(text => {
+        const box = text.getBoundingClientRect();
+        return box.left < edge.left - 1 || box.right > edge.right + 1 || box.top < edge.top - 1 || box.bottom > edge.bottom + 1;
+    }).map(text => text.textContent);
+}"""
 # A widget (docs/javascripts/widgets.js) as the reader sees it: what it says, its numbers, its
-# drawing; its controls and the values they show.
-WIDGET = """figure => ({
+# drawing, the texts its drawing cuts off; its controls and the values they show.
+WIDGET = f"""figure => ({{
     status: figure.querySelector(".attnlit-status").textContent,
     numbers: figure.querySelector(".attnlit-numbers").textContent,
     drawing: figure.querySelector("svg.attnlit-drawing").innerHTML,
+    clipped: ({CLIPPED})(figure.querySelector("svg.attnlit-drawing")),
     state: Object.fromEntries([
         ...[...figure.querySelectorAll("input[type=range]")]
             .map(input => [input.labels[0].textContent, input.shown[input.value]]),
         ...[...figure.querySelectorAll("fieldset")].map(set => [set.querySelector("legend").textContent,
             set.querySelector("input:checked").parentElement.textContent.trim()]),
     ]),
-})"""
+}})"""
 # Sets controls by label to values as shown, as a reader would leave them; returns the numbers.
 SET_STATE = """([figure, state]) => {
     for (const [label, value] of Object.entries(state)) {
@@ -1016,7 +1026,9 @@ async def phone_record(browser, server: str, page_name: str) -> dict:
             await figure.locator(".attnlit-numbers").wait_for()
         *scales, overflow = await page.evaluate(PHONE)
         phone = {"scales": scales, "overflow": overflow, "widgets": len(figures),
-                 "figures": await page.evaluate(FIGURES)}
+                 "figures": await page.evaluate(FIGURES),
+                 "clipped": [await figure.evaluate(f"figure => ({CLIPPED})(figure.querySelector('svg.attnlit-drawing'))")
+                             for figure in figures]}
         style = await page.evaluate_handle(NO_HEADER)
         for i, figure in enumerate(figures):
             await figure.screenshot(path=SHOTS / f"widget-{shot_name(page_name)}-{i}-phone.png")
@@ -1980,6 +1992,16 @@ def test_on_a_phone_widgets_stack_their_panels_and_keep_their_size(browsed, page
     assert seen["errors"] == [] and len(seen["scales"]) == seen["widgets"] == len(states(page_name))
     assert min(seen["scales"]) >= 0.85, seen["scales"]
     assert seen["overflow"] == 0, "the page scrolls sideways"
+    assert not any(seen["clipped"]), f"cut off at the drawing's edge: {seen['clipped']}"
+
+
+@pytest.mark.parametrize("page_name, kind", WIDGET_CASES)
+def test_a_widgets_text_stays_inside_its_drawing_in_every_state(browsed, page_name, kind):
+    """As it starts and after every move of a control, on a wide screen (on a phone, as it
+    starts: above): a longer label, as a translation's, is not cut off at the drawing's edge."""
+    seen = widget(browsed, page_name, kind)
+    shown = [seen["start"], *(move[when] for move in seen["moves"] for when in ("before", "after"))]
+    assert [(state["state"], state["clipped"]) for state in shown if state["clipped"]] == []
 
 
 @pytest.mark.parametrize("page_name", list(WIDGETS))

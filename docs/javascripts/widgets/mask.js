@@ -17,7 +17,8 @@
       && frame(svg, 350 + p * s + 1.5, 28 + m * s + 1.5, s - 3, s - 3, { stroke: RED })));
     const leak = weights.map((r, m) => r.reduce((a, v, p) => a + (later(m, p) ? v : 0), 0));
     const most = leak.indexOf(Math.max(...leak));
-    return [narrow ? 290 : 570, narrow ? 600 : 300,
+    // Room on the right for the longest title, a way's name (274 px in Thai, way 1).
+    return [narrow ? 300 : 600, narrow ? 600 : 300,
       leak[most] > 0
         ? t("{name}: weight on later keys at most {v} (query {word})", { name, v: f4(leak[most]), word: d.words[most] })
         : t("{name}: weight on later keys at most {v}", { name, v: f4(leak[most]) }),
