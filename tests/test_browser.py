@@ -257,6 +257,12 @@ def states(page_name: str) -> dict[str | None, list[Shown]]:
     return shown if isinstance(shown, dict) else {None: shown}
 
 
+# Controls whose options a widget shows in the page's language (chapter 5's ways and chapter 10's
+# sequences, which the data names in English); the others show numbers, or the data's words as
+# they are (chapter 1's query is "step" in every language).
+TRANSLATED_OPTIONS = {"masking", "sequence"}
+
+
 def in_language(language: str, states: list[Shown] | dict[str, list[Shown]]) -> list[Shown] | dict[str, list[Shown]]:
     """A page's widgets' states on a page translated into `language`: its labels and values in
     the language's words (mkdocs.<lang>.yml's extra.strings); a function of the state still
@@ -264,13 +270,21 @@ def in_language(language: str, states: list[Shown] | dict[str, list[Shown]]) -> 
     if isinstance(states, dict):  # a page with several widgets: each kind's states
         return {kind: in_language(language, shown) for kind, shown in states.items()}
     words = i18n.strings(language, ROOT).get("widgets") or {}
+    # Back to English: the controls' labels first (two words may share a translation).
     english = {translated: original for original, translated in words.items()}
+    english.update({words.get(label, label): label for shown in states for label in shown.state})
 
-    def say(state: dict[str, str], table: dict[str, str]) -> dict[str, str]:
-        return {table.get(label, label): table.get(value, value) for label, value in state.items()}
+    def said(state: dict[str, str]) -> dict[str, str]:
+        """A state as the translated widget shows it."""
+        return {words.get(label, label): words.get(value, value) if label in TRANSLATED_OPTIONS else value
+                for label, value in state.items()}
 
-    return [Shown(say(shown.state, words),
-                  (lambda state, compute=shown.printed: compute(say(state, english)))
+    def unsaid(state: dict[str, str]) -> dict[str, str]:
+        """Its labels in English again, for the functions that compute a state's numbers."""
+        return {english.get(label, label): value for label, value in state.items()}
+
+    return [Shown(said(shown.state),
+                  (lambda state, compute=shown.printed: compute(unsaid(state)))
                   if callable(shown.printed) else shown.printed, shown.rows) for shown in states]
 
 
