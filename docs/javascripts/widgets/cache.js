@@ -42,13 +42,13 @@
         t("cache {held}, read {read}", { held: size(held), read: size(read) }), { ...font, "text-anchor": "start" });
     });
     [[GREY, t("weights, read once a step")], [BLUE, t("the batch's cache")], [0, t("the model's own")]]
-      .forEach(([fill, label], i) => {
-        const left = narrow ? x : [x, 380, 530][i], top = narrow ? y + i * 20 : y;
-        make(svg, "rect", { x: left, y: top, width: 14, height: 12, fill: fill || "none", stroke: fill ? "none" : ORANGE,
+      .forEach(([fill, label], i) => { // a line each: room for a translation's longer words
+        const top = y + i * 20;
+        make(svg, "rect", { x, y: top, width: 14, height: 12, fill: fill || "none", stroke: fill ? "none" : ORANGE,
           "stroke-width": 2 });
-        text(svg, left + 20, top + 11, label, { "text-anchor": "start", "font-size": 12 });
+        text(svg, x + 20, top + 11, label, { "text-anchor": "start", "font-size": 12 });
       });
-    return [width, narrow ? y + 56 : y + 18,
+    return [width, y + 56,
       t("{model}, {all}: its own cache ({design}) holds {held}; a decode step reads {read}", { model: m.name,
         all: n > m.context ? t("{all} (past the {context} it was trained on)", { all, context: commas(m.context) }) : all,
         design: costs[m.own][0], held: size(costs[m.own][2]), read: size(costs[m.own][3]) }),
