@@ -40,7 +40,7 @@
         line(svg, values.map((v, j) => [X(d.step[j]), Y(v)]), color);
         make(svg, "circle", { cx: X(d.step[i]), cy: Y(values[i]), r: 4, fill: color });
         if (name) {
-          const x = [10, 100, 220][k];
+          const x = [10, 110, 220][k]; // room for "độ chính xác" before the next
           make(svg, "rect", { x, y: y0 + 196, width: 14, height: 4, fill: color });
           text(svg, x + 18, y0 + 202, name, { "text-anchor": "start", "font-size": 11 });
         }
