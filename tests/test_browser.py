@@ -262,28 +262,43 @@ def states(page_name: str) -> dict[str | None, list[Shown]]:
     return shown if isinstance(shown, dict) else {None: shown}
 
 
-# Each widget, as (page, kind): the tests of one widget run once for each.
-WIDGET_CASES = [(page, kind) for page in WIDGETS for kind in states(page)]
+# Controls whose options a widget shows in the page's language (chapter 5's ways and chapter 10's
+# sequences, which the data names in English); the others show numbers, or the data's words as
+# they are (chapter 1's query is "step" in every language).
+TRANSLATED_OPTIONS = {"masking", "sequence"}
 
 
-def in_language(language: str, states: list[Shown]) -> list[Shown]:
-    """A widget's states on a page translated into `language`: its labels and values in the
-    language's words (mkdocs.<lang>.yml's extra.strings); a function of the state still gets
-    them in English."""
+def in_language(language: str, states: list[Shown] | dict[str, list[Shown]]) -> list[Shown] | dict[str, list[Shown]]:
+    """A page's widgets' states on a page translated into `language`: its labels and values in
+    the language's words (mkdocs.<lang>.yml's extra.strings); a function of the state still
+    gets them in English."""
+    if isinstance(states, dict):  # a page with several widgets: each kind's states
+        return {kind: in_language(language, shown) for kind, shown in states.items()}
     words = i18n.strings(language, ROOT).get("widgets") or {}
+    # Back to English: the controls' labels first (two words may share a translation).
     english = {translated: original for original, translated in words.items()}
+    english.update({words.get(label, label): label for shown in states for label in shown.state})
 
-    def say(state: dict[str, str], table: dict[str, str]) -> dict[str, str]:
-        return {table.get(label, label): table.get(value, value) for label, value in state.items()}
+    def said(state: dict[str, str]) -> dict[str, str]:
+        """A state as the translated widget shows it."""
+        return {words.get(label, label): words.get(value, value) if label in TRANSLATED_OPTIONS else value
+                for label, value in state.items()}
 
-    return [Shown(say(shown.state, words),
-                  (lambda state, compute=shown.printed: compute(say(state, english)))
+    def unsaid(state: dict[str, str]) -> dict[str, str]:
+        """Its labels in English again, for the functions that compute a state's numbers."""
+        return {english.get(label, label): value for label, value in state.items()}
+
+    return [Shown(said(shown.state),
+                  (lambda state, compute=shown.printed: compute(unsaid(state)))
                   if callable(shown.printed) else shown.printed, shown.rows) for shown in states]
 
 
 # A translated page's widget shows the numbers its English page's does: its blocks are the same.
 WIDGETS.update({name: in_language(name.split("/")[0], WIDGETS[name.split("/", 1)[1]])
                 for name in TRANSLATED if name.split("/", 1)[1] in WIDGETS})
+# Each widget, as (page, kind), translated pages' included: the tests of one widget run once for
+# each.
+WIDGET_CASES = [(page, kind) for page in WIDGETS for kind in states(page)]
 
 
 def language_of(page_name: str) -> str:
@@ -593,19 +608,29 @@ COPY_EVERY_BLOCK = """async () => {
 }"""
 
 
+# A widget's drawing: each text that reaches past its edges (by more than a pixel), cut off
+# there. A translation's words are longer than the English ones the layout was made for.
+CLIPPED = """svg => {
+    const edge = svg.getBoundingClientRect();
+    return [...svg.querySelectorAll("text")].filter(text => {
+        const box = text.getBoundingClientRect();
+        return box.left < edge.left - 1 || box.right > edge.right + 1 || box.top < edge.top - 1 || box.bottom > edge.bottom + 1;
+    }).map(text => text.textContent);
+}"""
 # A widget (docs/javascripts/widgets.js) as the reader sees it: what it says, its numbers, its
-# drawing; its controls and the values they show.
-WIDGET = """figure => ({
+# drawing, the texts its drawing cuts off; its controls and the values they show.
+WIDGET = f"""figure => ({{
     status: figure.querySelector(".attnlit-status").textContent,
     numbers: figure.querySelector(".attnlit-numbers").textContent,
     drawing: figure.querySelector("svg.attnlit-drawing").innerHTML,
+    clipped: ({CLIPPED})(figure.querySelector("svg.attnlit-drawing")),
     state: Object.fromEntries([
         ...[...figure.querySelectorAll("input[type=range]")]
             .map(input => [input.labels[0].textContent, input.shown[input.value]]),
         ...[...figure.querySelectorAll("fieldset")].map(set => [set.querySelector("legend").textContent,
             set.querySelector("input:checked").parentElement.textContent.trim()]),
     ]),
-})"""
+}})"""
 # Sets controls by label to values as shown, as a reader would leave them; returns the numbers.
 SET_STATE = """([figure, state]) => {
     for (const [label, value] of Object.entries(state)) {
@@ -1028,7 +1053,9 @@ async def phone_record(browser, server: str, page_name: str) -> dict:
             await figure.locator(".attnlit-numbers").wait_for()
         *scales, overflow = await page.evaluate(PHONE)
         phone = {"scales": scales, "overflow": overflow, "widgets": len(figures),
-                 "figures": await page.evaluate(FIGURES)}
+                 "figures": await page.evaluate(FIGURES),
+                 "clipped": [await figure.evaluate(f"figure => ({CLIPPED})(figure.querySelector('svg.attnlit-drawing'))")
+                             for figure in figures]}
         style = await page.evaluate_handle(NO_HEADER)
         for i, figure in enumerate(figures):
             await figure.screenshot(path=SHOTS / f"widget-{shot_name(page_name)}-{i}-phone.png")
@@ -1990,6 +2017,16 @@ def test_on_a_phone_widgets_stack_their_panels_and_keep_their_size(browsed, page
     assert seen["errors"] == [] and len(seen["scales"]) == seen["widgets"] == len(states(page_name))
     assert min(seen["scales"]) >= 0.85, seen["scales"]
     assert seen["overflow"] == 0, "the page scrolls sideways"
+    assert not any(seen["clipped"]), f"cut off at the drawing's edge: {seen['clipped']}"
+
+
+@pytest.mark.parametrize("page_name, kind", WIDGET_CASES)
+def test_a_widgets_text_stays_inside_its_drawing_in_every_state(browsed, page_name, kind):
+    """As it starts and after every move of a control, on a wide screen (on a phone, as it
+    starts: above): a longer label, as a translation's, is not cut off at the drawing's edge."""
+    seen = widget(browsed, page_name, kind)
+    shown = [seen["start"], *(move[when] for move in seen["moves"] for when in ("before", "after"))]
+    assert [(state["state"], state["clipped"]) for state in shown if state["clipped"]] == []
 
 
 @pytest.mark.parametrize("page_name", list(WIDGETS))
@@ -2093,7 +2130,8 @@ def test_rope_draws_a_flat_curve(browsed):
 
 
 def test_every_widget_is_tried_with_broken_data():
-    assert set(BROKEN) == set(WIDGET_CASES)
+    """On its English page: a translated page's widget runs the same script on the same data."""
+    assert set(BROKEN) == {(page, kind) for page, kind in WIDGET_CASES if page not in TRANSLATED}
 
 
 @pytest.mark.parametrize("page_name, kind", list(BROKEN))

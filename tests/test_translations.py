@@ -2,6 +2,7 @@
 its language's terms one way, and says when the English page has moved on; each language's
 site is laid out like the English one. What a reader sees of them is in tests/test_browser.py."""
 
+import ast
 import re
 import warnings
 from pathlib import Path
@@ -17,9 +18,47 @@ LANGUAGES = i18n.languages(ROOT)
 TRANSLATED = [(language, page) for language in LANGUAGES for page in i18n.pages(language, ROOT)]
 # The site's own words that a translation must give (mkdocs.<lang>.yml's extra.strings): the
 # English ones, and those only translations show.
-TRANSLATION_STRINGS = {"untranslated", "in_english", "stale_title", "stale", "stale_link", "widgets"}
-# The words a widget shows, as its script asks for them: t("...").
-WIDGET_WORDS = re.compile(r'\bt\("([^"]+)"')
+TRANSLATION_STRINGS = {"untranslated", "in_english", "stale_title", "stale", "stale_link", "widgets", "playground"}
+
+
+def dict_value(tree: ast.AST, key: str) -> ast.expr:
+    """What a dict literal of the code holds under `key`."""
+    return next(value for node in ast.walk(tree) if isinstance(node, ast.Dict)
+                for name, value in zip(node.keys, node.values) if isinstance(name, ast.Constant) and name.value == key)
+
+
+def assigned(tree: ast.AST, name: str) -> ast.expr:
+    """What the code assigns to `name`."""
+    return next(node.value for node in ast.walk(tree) if isinstance(node, ast.Assign)
+                and any(isinstance(target, ast.Name) and target.id == name for target in node.targets))
+
+
+# Words a widget takes from its data and shows through t(name): where its figure block writes
+# them, as literals. Chapter 5's ways, by their names; chapter 10's sequences, by theirs.
+DATA_WORDS = {
+    "mask": lambda tree: {way.elts[0].value for way in dict_value(tree, "ways").elts},
+    "heads": lambda tree: {key.value for key in assigned(tree, "cases").keys},
+}
+
+
+def widgets_words(page: str) -> dict[str, set[str]]:
+    """The words each kind of widget of an English page asks for: its script's, its data's."""
+    words = {}
+    for block in i18n.fenced_blocks((ROOT / "docs" / page).read_text(encoding="utf-8"), page):
+        kind = re.search(r'"kind": "([a-z]+)"', block.body) if block.marker == "figure" else None
+        if kind:
+            script = (ROOT / "docs" / "javascripts" / "widgets" / f"{kind[1]}.js").read_text(encoding="utf-8")
+            words[kind[1]] = {*mkdocs_hooks.ASKED.findall(script),
+                              *DATA_WORDS.get(kind[1], lambda _: ())(ast.parse(block.body))}
+    return words
+
+
+def test_the_words_widgets_take_from_their_data_are_found():
+    """Where DATA_WORDS looks, each such kind's page writes its words."""
+    found = {kind: words for page in i18n.english_pages(ROOT) for kind, words in widgets_words(page).items()}
+    assert set(DATA_WORDS) <= set(found)
+    assert {"0 before softmax (wrong)", "−∞ before softmax", "softmax, zero, renormalise"} <= found["mask"]
+    assert {"8 tokens, then the same 8", "16 random tokens"} <= found["heads"]
 
 
 def test_each_language_has_its_config_its_folder_and_its_glossary():
@@ -117,7 +156,8 @@ def glossed(language: str) -> list[tuple[str, str]]:
     found.append((f"mkdocs.{language}.yml nav", "\n".join(titles(config["nav"]))))
     strings = i18n.strings(language, ROOT)
     found.append((f"mkdocs.{language}.yml strings", "\n".join(
-        [str(value) for key, value in strings.items() if key != "widgets"] + list(strings["widgets"].values()))))
+        [str(value) for key, value in strings.items() if key not in ("widgets", "playground")]
+        + list(strings["widgets"].values()) + list(strings["playground"].values()))))
     return found
 
 
@@ -186,21 +226,25 @@ def test_a_translated_page_title_is_its_nav_title():
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_each_language_gives_every_string_its_widgets_show(language):
+def test_each_language_gives_every_string_its_widgets_and_playground_show(language):
     english = i18n.strings(i18n.ENGLISH, ROOT)
     strings = i18n.strings(language, ROOT)
     assert set(strings) == set(english) | TRANSLATION_STRINGS
-    kinds = {kind for page in i18n.pages(language, ROOT)
-             for kind in re.findall(r'"kind": "([a-z]+)"', (ROOT / "docs" / page).read_text(encoding="utf-8"))}
-    assert kinds, "no widget on a translated page: nothing to check"
-    asked = {words for kind in kinds
-             for words in WIDGET_WORDS.findall((ROOT / "docs" / "javascripts" / "widgets" / f"{kind}.js").read_text(encoding="utf-8"))}
-    assert {"scores", "context vector"} <= asked
+    widgets = {kind: words for page in i18n.pages(language, ROOT) for kind, words in widgets_words(page).items()}
+    assert widgets, "no widget on a translated page: nothing to check"
+    asked = {"widgets": set().union(*widgets.values()), "playground": {
+        words for page in i18n.pages(language, ROOT)
+        for name in mkdocs_hooks.PLAYGROUND.findall((ROOT / "docs" / page).read_text(encoding="utf-8"))
+        for words in mkdocs_hooks.ASKED.findall(
+            (ROOT / "docs" / mkdocs_hooks.PLAYGROUND_JS.format(name)).read_text(encoding="utf-8"))}}
+    assert {"scores", "context vector"} <= asked["widgets"]
+    assert {"Start the model", "Heads off: {list}."} <= asked["playground"]
     # Words a language keeps in English (query) need no entry; every other must have one.
     kept = {term.english for term in i18n.glossary(language, ROOT) if term.use == term.english}
-    assert asked - kept <= set(strings["widgets"]), asked - kept - set(strings["widgets"])
-    for words, translated in strings["widgets"].items():
-        assert re.findall(r"\{\w+\}", words) == re.findall(r"\{\w+\}", translated), words
+    for part in ("widgets", "playground"):
+        assert asked[part] - kept <= set(strings[part]), f"{part}: {asked[part] - kept - set(strings[part])}"
+        for words, translated in strings[part].items():
+            assert re.findall(r"\{\w+\}", words) == re.findall(r"\{\w+\}", translated), words
 
 
 @pytest.mark.parametrize(("language", "page"), TRANSLATED)

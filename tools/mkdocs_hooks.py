@@ -16,6 +16,7 @@ import sys
 import textwrap
 import unicodedata
 import xml.etree.ElementTree as ET
+from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -68,6 +69,8 @@ WIDGET_KIND = re.compile(r'<figure class="attnlit-figure"[^>]* data-widget="([a-
 # A playground (a page's own interactive part, not a figure) loads its script, and only its.
 PLAYGROUND_JS = "javascripts/{}.js"
 PLAYGROUND = re.compile(r'<div class="attnlit-playground" data-playground="([a-z]+)"')
+# The words a widget's script, or a playground's, asks for in its page's language: t("...").
+ASKED = re.compile(r'\bt\("([^"]+)"')
 # A widget's data too heavy for its page: a file of the site, which widgets.js fetches when the
 # figure comes near the screen.
 FETCHED = "widgets/{}.json"
@@ -280,7 +283,8 @@ def figure(caption: str, fence: list[str], key: str, url: str = "",
         code = english  # a translated page's figure: the English code, whatever its comments say
     svg, widget = draw(code, key)
     if widget is not None and Build.language != i18n.ENGLISH:  # the widget's words, translated
-        widget = json.dumps({**json.loads(widget), "strings": Build.strings.get("widgets") or {}},
+        data = json.loads(widget)
+        widget = json.dumps({**data, "strings": widget_strings(data)},
                             allow_nan=False, separators=(",", ":"), ensure_ascii=False)
     # (A figure of panels is a <div> of <svg>s: the <div> is the image.)
     svgs[key] = re.sub("^<(svg|div) ", rf'<\1 role="img" aria-labelledby="{caption_id}" ', svg, count=1)
@@ -304,6 +308,22 @@ def figure(caption: str, fence: list[str], key: str, url: str = "",
         "",
         textwrap.indent("\n".join(fence), "    "),
     ]
+
+
+def widget_strings(data: dict) -> dict[str, str]:
+    """The language's words that a widget shows, not all of them: those its kind's script asks
+    for, and those of its data (chapter 5's ways come with their English names)."""
+    script = (ROOT / "docs" / KIND_JS.format(data["kind"])).read_text(encoding="utf-8")
+    asked = {*ASKED.findall(script), *texts(data)}
+    return {words: said for words, said in (Build.strings.get("widgets") or {}).items() if words in asked}
+
+
+def texts(value) -> Iterator[str]:
+    """Every string that a JSON value holds."""
+    if isinstance(value, str):
+        yield value
+    for item in value.values() if isinstance(value, dict) else value if isinstance(value, list) else ():
+        yield from texts(item)
 
 
 def on_page_markdown(markdown: str, page, **kwargs) -> str:
@@ -479,7 +499,8 @@ def on_page_content(content: str, page, **kwargs) -> str:
     The scripts are loaded by the pages with a widget only, not by every page
     (extra_javascript): the others stay lighter, and each page loads the kinds it draws. They
     sit in the page's content, where Material's instant navigation, which swaps the content,
-    would load them too.
+    would load them too. A translated page's playground gets its language's words
+    (extra.strings.playground) in its data-strings, as a widget gets them with its data.
     """
 
     def to_mathml(match: re.Match) -> str:
@@ -496,6 +517,9 @@ def on_page_content(content: str, page, **kwargs) -> str:
     content = SVG_SLOT.sub(lambda match: svgs.pop(match[1]), content)
     kinds = dict.fromkeys(WIDGET_KIND.findall(content))  # in order, once each
     scripts = [WIDGETS_JS, *map(KIND_JS.format, kinds)] if kinds else []
+    if Build.language != i18n.ENGLISH and Build.strings.get("playground"):  # its words, translated
+        words = json.dumps(Build.strings["playground"], ensure_ascii=False, separators=(",", ":"))
+        content = PLAYGROUND.sub(lambda match: f'{match[0]} data-strings="{html.escape(words)}"', content)
     for name in dict.fromkeys(PLAYGROUND.findall(content)):
         if not (ROOT / "docs" / PLAYGROUND_JS.format(name)).exists():
             raise PluginError(f"{page.file.src_uri}: no script docs/{PLAYGROUND_JS.format(name)} "

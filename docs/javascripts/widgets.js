@@ -186,8 +186,9 @@
     // Where a panel drawn at x goes: there, or on a narrow screen below, moved dx left.
     panel: (svg, narrow, dx, dy) =>
       make(svg, "g", narrow ? { transform: `translate(${-dx} ${dy})` } : {}),
-    // A row of numbers: a label, then each value as print shows it.
-    row: (label, values) => `${label.padEnd(9)}${values.map(f4).join(" ")}`,
+    // A row of numbers: a label, then each value as print shows it (f"{label:9}"); a longer
+    // label, as a translation's may be, still keeps a space before the numbers.
+    row: (label, values) => `${label.padEnd(8)} ${values.map(f4).join(" ")}`,
     start,
   };
   if (window.document$) window.document$.subscribe(start);
