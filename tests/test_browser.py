@@ -1437,7 +1437,7 @@ async def live_record(browser, server: str) -> dict:
 
 # The language selector, as a reader uses it: from a translated page, through each language in
 # turn and back; then from a page not translated yet.
-SELECTED = ("attention-without-weights.md", "projections.md")
+SELECTED = ("attention-without-weights.md", "labs/why-scale.py")
 SELECTOR_LINKS = """() => [...document.querySelectorAll("a.md-select__link")].map(link => ({
     lang: link.hreflang, text: link.textContent.trim(), href: link.href,
     current: link.getAttribute("aria-current")}))"""
@@ -1637,7 +1637,8 @@ def browsed(site) -> dict:
             rows += [f"| {floor_name} (the floor) | {kb(weight(floor, stored=True) / 1000)} "
                      f"| {kb(weight(floor) / 1000)} | | {kb(FLOOR_BUDGET / 1000)} |",
                      f"| search (worker and index) | {kb(weight(floor, True, True) / 1000)} "
-                     f"| {kb(weight(floor, True) / 1000)} | | {kb(SEARCH_BUDGET / 1000)} |",
+                     f"| {kb(weight(floor, True) / 1000)} | "
+                     f"| {kb((SEARCH_BUDGET if floor_name == FLOOR else SEARCH_BUDGET * 4 // 3) / 1000)} |",
                      "| search index alone | {} | {} | | |".format(
                          *(kb(size / 1000) for size in floor["sizes"]["/" + index]))]
             rows += [f"| {name} | {kb(weight(page, stored=True) / 1000)} | {kb(weight(page) / 1000)} "
@@ -1674,7 +1675,10 @@ def test_search_within_budget(browsed, floor_name):
     floor = record(browsed, floor_name)
     index = "/" + floor_name.replace(FLOOR, INDEX.lstrip("/"))  # the language's own index
     assert index in floor["sizes"] and len([path for path in floor["sizes"] if SEARCH_FILES.search(path)]) == 2
-    assert weight(floor, search=True) <= SEARCH_BUDGET, f"{weight(floor, search=True)} bytes sent"
+    # A translation's index may send a third more, as its chapters may (a Thai letter is 3
+    # bytes; the Thai index also holds the word pairs a reader types as one word).
+    budget = SEARCH_BUDGET if floor_name == FLOOR else SEARCH_BUDGET * 4 // 3
+    assert weight(floor, search=True) <= budget, f"{weight(floor, search=True)} bytes sent, budget {budget}"
 
 
 @pytest.mark.parametrize("page_name", PAGES)
