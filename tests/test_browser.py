@@ -65,7 +65,7 @@ SEARCH_BUDGET = 150_000  # bytes sent
 BUDGET = {"markdown": 40_000, "notebook": 60_000}  # bytes sent for a page, over the floor's
 # What a page's widgets fetch when they come near the screen (data too heavy for the page:
 # tools/mkdocs_hooks.py): counted apart from the first visit, with a budget of its own.
-FETCHED_DATA = re.compile(r"^/widgets/[0-9a-f]+\.json$")
+FETCHED_DATA = re.compile(r"^(/[a-z]{2})?/widgets/[0-9a-f]+\.json$")  # a language's own, too
 WIDGET_DATA_BUDGET = 30_000  # bytes sent, per page
 # Issue 26 set a translated chapter's budget when budgets counted bytes as stored: 160 KB over
 # its language's empty page, a third more than the English 120 KB of then (a Thai letter is 3
@@ -1705,7 +1705,8 @@ def test_widget_data_comes_near_the_screen_and_within_its_budget(browsed):
     budget of its own. The first visit fetched none of it: those widgets are far below."""
     pages = {name: record(browsed, name) for name in PAGES}
     fetching = {name: fetched(seen) for name, seen in pages.items() if seen["fetched"]}
-    assert "trained-gpt.md" in fetching, "chapter 10's snapshots were not fetched"
+    assert {"trained-gpt.md", *(f"{language}/trained-gpt.md" for language in LANGUAGES)} <= set(fetching), \
+        "chapter 10's snapshots were not fetched"
     assert all(size <= WIDGET_DATA_BUDGET for size in fetching.values()), fetching
     assert not any(FETCHED_DATA.search(path) for seen in pages.values() for path in seen["sizes"])
 
