@@ -10,10 +10,18 @@ export NO_MKDOCS_2_WARNING := 1
 UV := 0.13.8
 OLDEST_PYTHON := 3.11.5
 
-.PHONY: serve test tangle build bench lock clean
+# The translations: mkdocs.<lang>.yml builds docs/<lang>/ into site/<lang>/ (CONTRIBUTING.md).
+LANGUAGES := $(patsubst mkdocs.%.yml,%,$(wildcard mkdocs.*.yml))
 
-serve: $(STAMP)  ## serve the site at http://127.0.0.1:8000, rebuilding on change
+.PHONY: serve test tangle build bench lock clean $(addprefix serve-,$(LANGUAGES))
+
+serve: $(STAMP)  ## serve the English site at http://127.0.0.1:8000, rebuilding on change
+	@echo "Another language: $(foreach language,$(LANGUAGES),make serve-$(language)) (its pages alone;"
+	@echo "make build puts every language in site/, where the language selector links them)."
 	$(BIN)/mkdocs serve --dev-addr 127.0.0.1:8000
+
+$(addprefix serve-,$(LANGUAGES)): serve-%: $(STAMP)  ## serve one translation, e.g. make serve-th
+	$(BIN)/mkdocs serve --config-file mkdocs.$*.yml --dev-addr 127.0.0.1:8000
 
 test: $(STAMP)  ## run every test: code blocks, unit tests, drift check, strict site build
 	$(BIN)/pytest
@@ -21,8 +29,10 @@ test: $(STAMP)  ## run every test: code blocks, unit tests, drift check, strict 
 tangle: $(STAMP)  ## regenerate attnlit/ from the chapters in docs/
 	$(BIN)/python tools/tangle.py
 
-build: $(STAMP)  ## build the site into site/
-	$(BIN)/mkdocs build --strict
+build: $(STAMP)  ## build the site into site/, each translation into site/<lang>/
+	$(BIN)/mkdocs build --strict  # first: a build empties its folder
+	for language in $(LANGUAGES); do \
+	  $(BIN)/mkdocs build --strict --config-file mkdocs.$$language.yml || exit 1; done
 
 bench: $(STAMP)  ## what the executed labs cost the site build (cold and warm)
 	$(BIN)/python tools/bench_build.py --repeat 2

@@ -13,6 +13,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 from pathlib import Path
 
 import pytest
@@ -27,6 +28,7 @@ sys.path[:0] = [str(ROOT / "tools"), str(ROOT / "tests")]
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import alone  # noqa: E402
+import tangle  # noqa: E402
 
 BUILDS = pytest.StashKey[dict]()
 RUNNER = pytest.StashKey[alone.Runner]()
@@ -34,13 +36,20 @@ SCRATCH = pytest.StashKey[Path]()
 # The test files that wait for the builds; the builds start with the session, and only when one
 # of them may run. The same goes for the pages whose code blocks run, and for the notebooks.
 BUILD_USERS = ("test_site.py", "test_browser.py", "test_notebooks.py")
-PAGES = sorted((ROOT / "docs").rglob("*.md")) + [ROOT / "README.md"]  # pytest's order
+PAGES = tangle.english_docs(ROOT) + [ROOT / "README.md"]  # pytest's order
+# A translated page (docs/<lang>/) holds its English page's code blocks and outputs, which
+# tests/test_translations.py proves equal token by token: they run once, on the English page.
+collect_ignore = [f"docs/{code}" for code in tangle.translations(ROOT)]
+# The translations' sites (mkdocs.<lang>.yml), built beside the English one and put in it.
+LANGUAGES = tangle.translations(ROOT)
 
+ASSEMBLING = threading.Lock()
 BROKEN_PAGE = "# A page\n\nSee [nowhere](#no-such-anchor).\n"
 
 
-def start_build(config_dir: Path, out: Path, cache: Path | None = None) -> subprocess.Popen:
-    """`mkdocs build --strict` of config_dir into out/site, in the background.
+def start_build(config_dir: Path, out: Path, cache: Path | None = None,
+                config: str = "mkdocs.yml") -> subprocess.Popen:
+    """`mkdocs build --strict` of config_dir's `config` into out/site, in the background.
 
     Executed labs and drawn figures come from `cache`, or from the folders that `make
     serve` uses, keyed on attnlit's code and the pinned environment (tools/cache_key.py).
@@ -52,7 +61,8 @@ def start_build(config_dir: Path, out: Path, cache: Path | None = None) -> subpr
     out.mkdir(parents=True, exist_ok=True)
     with open(out / "build.log", "w") as log:  # a file, not a pipe: a full pipe would block
         return subprocess.Popen(
-            [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(out / "site")],
+            [sys.executable, "-m", "mkdocs", "build", "--strict", "--config-file", config,
+             "--site-dir", str(out / "site")],
             cwd=config_dir, env=env, stdout=log, stderr=subprocess.STDOUT,
             start_new_session=True,  # its own process group: stopped with its kernels
         )
@@ -118,6 +128,8 @@ def start_background(session) -> None:
     scratch = session.config.stash[SCRATCH] = Path(tempfile.mkdtemp(prefix="attnlit-builds-"))
     builds = session.config.stash[BUILDS] = {}  # filled as they start: all are stopped
     builds["site"] = start_build(ROOT, scratch / "site"), scratch / "site"
+    for code in LANGUAGES:  # each put in the English site's folder once built (built_site)
+        builds[code] = start_build(ROOT, scratch / code, config=f"mkdocs.{code}.yml"), scratch / code
     broken = broken_copy(scratch / "broken")
     builds["broken"] = start_build(broken, scratch / "broken-out", scratch / "broken-cache"), scratch / "broken-out"
 
@@ -178,11 +190,19 @@ def pytest_collection_finish(session):
 
 
 def built_site(config) -> Path:
-    """Wait for the real site's build; its folder, or AssertionError with the build's log."""
-    process, out = config.stash[BUILDS]["site"]
-    returncode = process.wait(timeout=600)
-    assert returncode == 0, f"mkdocs build --strict failed:\n{(out / 'build.log').read_text()}"
-    return out / "site"
+    """Wait for the real site's builds; its folder, with each language's site in its own
+    (site/th/...), as `make build` lays them out; or AssertionError with a failed build's log."""
+    builds = config.stash[BUILDS]
+    for name in ["site", *LANGUAGES]:
+        process, out = builds[name]
+        returncode = process.wait(timeout=600)
+        assert returncode == 0, f"mkdocs build --strict ({name}) failed:\n{(out / 'build.log').read_text()}"
+    site = builds["site"][1] / "site"
+    with ASSEMBLING:  # the browsing thread and the tests may ask at once
+        for code in LANGUAGES:
+            if not (site / code).exists():
+                (builds[code][1] / "site").replace(site / code)
+    return site
 
 
 def pytest_unconfigure(config):

@@ -101,6 +101,15 @@ def test_a_figure_that_leaves_a_widget_gets_its_data_beside_the_drawing(tmp_path
     assert json.loads(unescape(data[1])) == {"kind": "query", "ends": [0.5, "</script>"]}
 
 
+def test_a_translated_widget_carries_the_words_its_kind_and_its_data_ask_for_only(monkeypatch):
+    """Not the language's every widget word: a page would carry them once a widget."""
+    words = {"scores": "S", "context vector": "C", "rope's": "R", "a word of the data": "W", "deep": "D"}
+    monkeypatch.setattr(mkdocs_hooks.Build, "strings", {"widgets": words})
+    data = {"kind": "query", "words": ["a word of the data", "other"], "fetched": {"x": [{"label": "deep"}]}}
+    assert mkdocs_hooks.widget_strings(data) == {"scores": "S", "context vector": "C", "a word of the data": "W",
+                                                 "deep": "D"}
+
+
 def test_a_widgets_heavy_data_becomes_a_file_of_the_site_that_its_page_fetches(tmp_path, monkeypatch):
     """What a widget holds under "fetched" leaves the page for a file named by its content."""
     monkeypatch.setattr(mkdocs_hooks, "FIGURES", tmp_path / "cache")
@@ -270,6 +279,25 @@ def test_a_playground_loads_its_script_and_no_other():
     assert html.count("<script") == 1
     with pytest.raises(PluginError, match="chapter.md: no script docs/javascripts/chess.js"):
         mkdocs_hooks.on_page_content('<div class="attnlit-playground" data-playground="chess"></div>', page)
+
+
+@pytest.mark.parametrize("language, strings, carried", [
+    ("en", {}, None),
+    ("th", {"in_english": "ภาษาอังกฤษ", "playground": {"Start the model": "เริ่มโมเดล", "a \"b\" & c": "<d>"}},
+     {"Start the model": "เริ่มโมเดล", "a \"b\" & c": "<d>"}),
+])
+def test_a_translated_pages_playground_carries_its_languages_words(monkeypatch, language, strings, carried):
+    """As a widget's data carries them: docs/javascripts/tinygpt.js reads them from data-strings."""
+    monkeypatch.setattr(mkdocs_hooks.Build, "language", language)
+    monkeypatch.setattr(mkdocs_hooks.Build, "strings", strings)
+    monkeypatch.setattr(mkdocs_hooks, "stale_notice", lambda content, page: content)
+    page = SimpleNamespace(**{**vars(PAGE), "url": "a/chapter/"})
+    html = mkdocs_hooks.on_page_content(
+        '<div class="attnlit-playground" data-playground="tinygpt" data-weights="tinygpt.bin"></div>', page)
+    found = re.findall(r'<div class="attnlit-playground" data-playground="tinygpt" (?:data-strings="([^"]*)" )?'
+                       r'data-weights="tinygpt.bin">', html)
+    assert len(found) == 1 and html.count("<script") == 1
+    assert (json.loads(unescape(found[0])) if found[0] else None) == carried
 
 
 def test_minus_infinity_is_a_prefix_minus_on_an_ordinary_infinity():

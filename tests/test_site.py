@@ -9,12 +9,17 @@ from pathlib import Path
 
 import pytest
 
+import i18n
 import mkdocs_hooks
 import tangle
 
 ROOT = Path(__file__).resolve().parent.parent
 CHAPTER = "attention-without-weights"
-PAGES = [ROOT / page for page in tangle.nav_pages(ROOT) if page.endswith(".md")]
+LANGUAGES = i18n.languages(ROOT)
+# Every Markdown page of every language: a translation's lies in site/<lang>/ (tools/i18n.py).
+PAGES = [ROOT / page for page in tangle.nav_pages(ROOT) if page.endswith(".md")] + [
+    i18n.docs_dir(language, ROOT) / page for language in LANGUAGES for page in i18n.pages(language, ROOT)
+    if page.endswith(".md")]
 KINDS = ROOT / "docs" / "javascripts" / "widgets"  # a script per kind of widget
 MATH = '<math xmlns="http://www.w3.org/1998/Math/MathML" display='  # as latex2mathml writes it
 # The site's own JavaScript in bytes a host sends, gzip-compressed as the page budgets count
@@ -142,7 +147,8 @@ def test_every_widget_figure_carries_data_for_a_widget_the_site_draws(site):
 def test_the_sites_own_javascript_stays_small(site):
     """Every .js file the site serves but Material's (assets/) and the playground's, and the
     overrides' inline scripts; the playground's on its own."""
-    served = sorted(path for path in site.rglob("*.js") if path.relative_to(site).parts[0] != "assets"
+    served = sorted(path for path in site.rglob("*.js")  # each language serves the same
+                    if path.relative_to(site).parts[0] not in ("assets", *LANGUAGES)
                     and path != site / PLAYGROUND_JS)
     inline = [script for template in sorted((ROOT / "overrides").rglob("*.html"))
               for script in re.findall(r"<script>(.*?)</script>", template.read_text(), re.DOTALL)]
@@ -170,12 +176,13 @@ def test_only_pages_with_a_widget_load_the_scripts_and_only_those_they_need(site
         expected = ["javascripts/widgets.js", *(f"javascripts/widgets/{kind}.js" for kind in kinds)] if kinds else []
         expected += [f"javascripts/{name}.js" for name in played]
         assert [path for _, path in scripts] == expected, page.relative_to(site)
-        for up, path in scripts:
-            assert (page.parent / up / path).resolve() == (site / path).resolve()
-            assert (site / path).exists()
+        root = site / page.relative_to(site).parts[0] if page.relative_to(site).parts[0] in LANGUAGES else site
+        for up, path in scripts:  # the page's language's own copy
+            assert (page.parent / up / path).resolve() == (root / path).resolve()
+            assert (root / path).exists()
         pages += bool(kinds)
         playgrounds += PLAYGROUND_JS in [path for _, path in scripts]
-    assert pages >= 6 and playgrounds == 1
+    assert pages >= 6 and playgrounds >= 1  # one per language that has page 10c
 
 
 def test_admonition_and_summary_titles_show_no_escaped_quotes(site):
@@ -189,3 +196,74 @@ def test_admonition_and_summary_titles_show_no_escaped_quotes(site):
         seen += len(titles)
     assert seen >= 20, "no titles found: the pattern no longer matches Material's markup"
     assert not escaped, "\n".join(escaped)
+
+
+def test_each_language_has_its_404_page_in_its_language(site):
+    for language in [i18n.ENGLISH, *LANGUAGES]:
+        folder = site if language == i18n.ENGLISH else site / language
+        html = (folder / "404.html").read_text(encoding="utf-8")
+        assert f'<html lang="{language}"' in html
+        assert f"<h1>{unescape(i18n.strings(language, ROOT)['not_found'])}</h1>" in unescape(html), language
+
+
+class Selector(HTMLParser):
+    """The language selector's links of a page: (language, href, text)."""
+
+    def __init__(self):
+        super().__init__()
+        self.links, self.inside = [], None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "a" and "md-select__link" in (attrs.get("class") or ""):
+            self.inside = [attrs["hreflang"], attrs["href"], ""]
+            self.links.append(self.inside)
+
+    def handle_data(self, data):
+        if self.inside is not None:
+            self.inside[2] += data
+
+    def handle_endtag(self, tag):
+        if tag == "a":
+            self.inside = None
+
+
+def test_the_language_selector_of_every_page_leads_to_that_page_in_each_language(site):
+    """Or, where it is not translated, to the language's first page, saying so."""
+    checked = 0
+    english = [page.removeprefix("docs/") for page in tangle.nav_pages(ROOT)]
+    for language in [i18n.ENGLISH, *LANGUAGES]:
+        for page in english if language == i18n.ENGLISH else i18n.pages(language, ROOT):
+            here = site / (language if language != i18n.ENGLISH else "") / mkdocs_hooks.page_url(page) / "index.html"
+            parser = Selector()
+            parser.feed(here.read_text(encoding="utf-8"))
+            assert [link[0] for link in parser.links] == [i18n.ENGLISH, *LANGUAGES], here
+            for code, href, text in parser.links:
+                translated = (i18n.docs_dir(code, ROOT) / page).exists()
+                target = page if translated else i18n.home(code, ROOT)
+                prefix = "" if code == i18n.ENGLISH else f"{code}/"
+                expected = (site / prefix / mkdocs_hooks.page_url(target) / "index.html").resolve()
+                assert (here.parent / href / "index.html").resolve() == expected, (here, code, href)
+                assert expected.exists()
+                note = i18n.strings(code, ROOT).get("untranslated")
+                assert text.strip().endswith(str(note)) != translated, (here, code, text)
+                checked += 1
+    assert checked >= 3 * len(english)
+
+
+def test_links_to_pages_not_yet_translated_lead_to_the_english_page(site):
+    """The labs are not translated: the Thai home page's link to one leads to the English lab."""
+    html = (site / "th" / "index.html").read_text(encoding="utf-8")
+    assert '<a href="../labs/why-scale/" hreflang="en">' in html
+    assert not (site / "th" / "labs" / "why-scale").exists() and (site / "labs" / "why-scale").exists()
+    assert mkdocs_hooks.TO_ENGLISH not in html
+
+
+def test_the_thai_index_has_its_words_split(site):
+    index = json.loads((site / "th" / "search" / "search_index.json").read_text(encoding="utf-8"))
+    assert index["config"]["lang"] == ["th"] and index["config"]["fields"]["words"] == {"boost": 1.0}
+    text = " ".join(doc["text"] for doc in index["docs"])
+    assert "เวกเตอร์\u200bบริบท" in text and "เวกเตอร์บริบท" not in text
+    assert "เวกเตอร์บริบท" in " ".join(doc["words"] for doc in index["docs"]).split()
+    vietnamese = json.loads((site / "vi" / "search" / "search_index.json").read_text(encoding="utf-8"))
+    assert vietnamese["config"]["lang"] == ["vi"] and "\u200b" not in json.dumps(vietnamese, ensure_ascii=False)

@@ -1,26 +1,35 @@
 """MkDocs hooks: block titles, figures, files built by blocks, MathML, light notebook pages,
-a notebook per page."""
+a notebook per page; and the translations: one site per language (tools/i18n.py), linked
+page to page."""
 
 import contextlib
+import functools
 import hashlib
 import html
 import io
 import json
 import logging
 import os
+import posixpath
 import re
 import sys
 import textwrap
+import unicodedata
 import xml.etree.ElementTree as ET
+from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import nbformat
 from latex2mathml.converter import convert
 from mkdocs.exceptions import PluginError
+from mkdocs.plugins import event_priority
+from mkdocs.structure.files import File
 from mkdocs.utils import get_relative_url
 
 sys.path.insert(0, str(Path(__file__).parent))
 # One reading of markers and fences, shared with the tangler and the notebook converter.
+import i18n  # noqa: E402
 from cache_key import cache  # noqa: E402
 from notebooks import chapter_notebook, lab_notebook  # noqa: E402
 from tangle import FIGURE, MARKER, OUTPUT, SITE_FILE, TangleError, fences  # noqa: E402
@@ -60,6 +69,8 @@ WIDGET_KIND = re.compile(r'<figure class="attnlit-figure"[^>]* data-widget="([a-
 # A playground (a page's own interactive part, not a figure) loads its script, and only its.
 PLAYGROUND_JS = "javascripts/{}.js"
 PLAYGROUND = re.compile(r'<div class="attnlit-playground" data-playground="([a-z]+)"')
+# The words a widget's script, or a playground's, asks for in its page's language: t("...").
+ASKED = re.compile(r'\bt\("([^"]+)"')
 # A widget's data too heavy for its page: a file of the site, which widgets.js fetches when the
 # figure comes near the screen.
 FETCHED = "widgets/{}.json"
@@ -73,15 +84,116 @@ SITE_FILES = cache("site-files", ROOT)
 built: dict[str, dict[str, bytes]] = {}  # page -> {file name: contents}, written beside the page
 
 
-def on_config(config, **kwargs):
-    """Key mkdocs-jupyter's cache of executed labs on attnlit and the pinned environment.
+class Build:
+    """What this build is: the site of one language (on_config)."""
 
-    The plugin keys it on each notebook's text only; a lab's outputs depend on attnlit too.
+    language = i18n.ENGLISH
+    strings: dict = i18n.strings(i18n.ENGLISH, ROOT)  # the language's extra.strings (its config)
+    alternate: list = []  # the site's languages (mkdocs.yml's extra.alternate)
+    root_url = "/"  # the path of the English site's root: the languages' sites lie under it
+
+
+def slugify(value: str, separator: str) -> str:
+    """A heading's anchor: Markdown's own for English headings (letters, digits, _ and -,
+    lowercase, runs of spaces and - as one -), letters of every script kept whole: Thai with
+    its vowel and tone marks, Vietnamese with its accents."""
+    value = "".join(c for c in unicodedata.normalize("NFC", value)
+                    if unicodedata.category(c)[0] in "LMN" or c in "_-" or c.isspace())
+    return re.sub(rf"[{re.escape(separator)}\s]+", separator, value.strip().lower())
+
+
+def on_config(config, **kwargs):
+    """Key mkdocs-jupyter's cache of executed labs on attnlit and the pinned environment;
+    anchors for headings in any script; a translation's place under the English site.
+
+    The plugin keys its cache on each notebook's text only; a lab's outputs depend on attnlit
+    too. A translation (mkdocs.<lang>.yml) builds docs/<lang>/ for the address <site_url>/<lang>/;
+    its logo leads to its first page while its home is not translated.
     """
+    Build.language, Build.strings = config.theme["language"], config.extra.get("strings") or {}
     plugin = config.plugins.get("mkdocs-jupyter")
     if plugin is not None:
-        plugin.config["cache_dir"] = str(cache("mkdocs-jupyter", ROOT))
+        # A folder per language: at its end, a build deletes the cached labs it did not use.
+        folder = cache("mkdocs-jupyter", ROOT)
+        plugin.config["cache_dir"] = str(folder if Build.language == i18n.ENGLISH else folder / Build.language)
+    config.mdx_configs.setdefault("toc", {})["slugify"] = slugify
+    for option in config.theme.get("palette") or []:  # the toggle shown in each palette
+        option["toggle"]["name"] = said(f"toggle_{option['scheme']}")
+    Build.root_url = urlsplit(config.site_url or "/").path
+    Build.alternate = config.extra.get("alternate") or []
+    if Build.language == i18n.ENGLISH:
+        kept = [code for code in i18n.languages(ROOT) if not config.exclude_docs.match_file(f"{code}/index.md")]
+        if kept:
+            raise PluginError(f"mkdocs.yml: exclude_docs must leave out the translations' folders: {kept}")
+        return config
+    if Path(config.docs_dir).resolve() != i18n.docs_dir(Build.language, ROOT).resolve():
+        raise PluginError(f"the {Build.language} site's docs_dir must be docs/{Build.language}")
+    config.site_url = f"{(config.site_url or '/').rstrip('/')}/{Build.language}/"
+    first = i18n.home(Build.language, ROOT)
+    if first is not None and first != "index.md":
+        config.extra["homepage"] = page_url(first)
     return config
+
+
+def said(key: str) -> str:
+    """A word of the site's own in the language being built: its config's extra.strings, which
+    mkdocs.yml holds in English and each language's config translates (a test checks)."""
+    if key not in Build.strings:
+        raise PluginError(f"extra.strings has no {key!r}: mkdocs.yml names every word of the site's own")
+    return Build.strings[key]
+
+
+def page_url(page: str) -> str:
+    """The URL MkDocs gives the page docs/<page> (directory URLs), from its site's root."""
+    stem = page.rsplit(".", 1)[0]
+    return "" if stem == "index" else f"{stem.removesuffix('/index')}/"
+
+
+def language_url(language: str) -> str:
+    """Where a language's site lies, from the English site's root."""
+    return "" if language == i18n.ENGLISH else f"{language}/"
+
+
+def alternates(page: str | None, url: str) -> list[dict]:
+    """The language selector's entries for a page (None: the 404 page, at `url`).
+
+    Each leads to this page in that language, or, where it is not translated yet, to the
+    language's first page, and says so. Links are relative, as MkDocs's own are, so that the
+    sites work from any subpath with no sitemap (Material's own switch fetches one); the 404
+    page, served at any address, links from the English site's root.
+    """
+    here = language_url(Build.language) + url
+    entries = []
+    for alternate in Build.alternate:
+        code = alternate["lang"]
+        translated = page is not None and (i18n.docs_dir(code, ROOT) / page).exists()
+        target = page if translated else i18n.home(code, ROOT)
+        if target is None:
+            continue  # a language with no page yet
+        there = language_url(code) + page_url(target)
+        if page is None:
+            href = Build.root_url.rstrip("/") + "/" + there
+        else:
+            href = get_relative_url(there or ".", here)
+            href += "/" if there.endswith("/") and not href.endswith("/") else ""
+        missing = None if translated or page is None else i18n.strings(code, ROOT).get("untranslated")
+        entries.append({"name": alternate["name"], "lang": code, "href": href,
+                        "current": code == Build.language, "missing": missing})
+    return entries
+
+
+def on_files(files, config, **kwargs):
+    """A translation serves the English site's own files too: its scripts and styles."""
+    if Build.language == i18n.ENGLISH:
+        return files
+    english = ROOT / "docs"
+    for path in sorted(english.rglob("*")):
+        relative = path.relative_to(english).as_posix()
+        if (path.is_file() and path.suffix not in (".md", ".py", ".ipynb")
+                and not i18n.is_translation(path, ROOT) and files.get_file_from_path(relative) is None):
+            files.append(File(relative, src_dir=str(english), dest_dir=config.site_dir,
+                              use_directory_urls=config.use_directory_urls))
+    return files
 
 
 def draw(code: str, key: str) -> tuple[str, str | None]:
@@ -150,7 +262,8 @@ def site_file(code: str, key: str) -> bytes:
     return data
 
 
-def figure(caption: str, fence: list[str], key: str, url: str = "") -> list[str]:
+def figure(caption: str, fence: list[str], key: str, url: str = "",
+           english: str | None = None) -> list[str]:
     """A drawn figure with its caption, then its code folded into a collapsible box.
 
     A block that also leaves a `widget` gets it beside the drawing, as JSON that
@@ -165,7 +278,14 @@ def figure(caption: str, fence: list[str], key: str, url: str = "") -> list[str]
     # The caption is the drawing's accessible name: a screen reader reads it as one image,
     # not the SVG's scattered tick labels.
     caption_id = f"figure-caption-{key.rsplit(':', 1)[-1]}"
-    svg, widget = draw("\n".join(fence[1:-1]), key)
+    code = "\n".join(fence[1:-1])
+    if english is not None and i18n.code_tokens(english) == i18n.code_tokens(code):
+        code = english  # a translated page's figure: the English code, whatever its comments say
+    svg, widget = draw(code, key)
+    if widget is not None and Build.language != i18n.ENGLISH:  # the widget's words, translated
+        data = json.loads(widget)
+        widget = json.dumps({**data, "strings": widget_strings(data)},
+                            allow_nan=False, separators=(",", ":"), ensure_ascii=False)
     # (A figure of panels is a <div> of <svg>s: the <div> is the image.)
     svgs[key] = re.sub("^<(svg|div) ", rf'<\1 role="img" aria-labelledby="{caption_id}" ', svg, count=1)
     kind = ""
@@ -184,10 +304,26 @@ def figure(caption: str, fence: list[str], key: str, url: str = "") -> list[str]
         f'<figcaption id="{caption_id}" markdown="span">{caption}</figcaption>',
         "</figure>",
         "",
-        '??? example "Code for this figure"',
+        f'??? example "{said("code_for_figure")}"',
         "",
         textwrap.indent("\n".join(fence), "    "),
     ]
+
+
+def widget_strings(data: dict) -> dict[str, str]:
+    """The language's words that a widget shows, not all of them: those its kind's script asks
+    for, and those of its data (chapter 5's ways come with their English names)."""
+    script = (ROOT / "docs" / KIND_JS.format(data["kind"])).read_text(encoding="utf-8")
+    asked = {*ASKED.findall(script), *texts(data)}
+    return {words: said for words, said in (Build.strings.get("widgets") or {}).items() if words in asked}
+
+
+def texts(value) -> Iterator[str]:
+    """Every string that a JSON value holds."""
+    if isinstance(value, str):
+        yield value
+    for item in value.values() if isinstance(value, dict) else value if isinstance(value, list) else ():
+        yield from texts(item)
 
 
 def on_page_markdown(markdown: str, page, **kwargs) -> str:
@@ -200,6 +336,10 @@ def on_page_markdown(markdown: str, page, **kwargs) -> str:
     lines, out, i = markdown.split("\n"), [], 0
     try:
         spans = fences(lines, page.file.src_uri)
+        # A translated page draws the English page's figures (its code is theirs, comments
+        # aside): the drawings come from the cache, where the English build put them.
+        english = iter(english_figures(ROOT / "docs" / page.file.src_uri, page.file.src_uri)
+                       if Build.language != i18n.ENGLISH else [])
     except TangleError as error:
         raise PluginError(str(error)) from error
     while i < len(lines):
@@ -213,15 +353,15 @@ def on_page_markdown(markdown: str, page, **kwargs) -> str:
         elif marker and following.strip() == "```python":
             out += [f'{following} title="{marker["module"]}"', *block[1:]]
         elif line.strip() == OUTPUT and block:
-            out += [line, f'{following} title="Output"', *block[1:]]
+            out += [line, f'{following} title="{said("output")}"', *block[1:]]
         elif caption:
-            key, indent = f"{page.file.src_uri}:{i + 1}", caption["indent"]
+            (key, english_code), indent = next(english, (f"{page.file.src_uri}:{i + 1}", None)), caption["indent"]
             if following != f"{indent}```python":
                 raise PluginError(f"{key}: a figure marker must sit right above a ```python block "
                                   "with the same indentation")
             try:
                 drawn = figure(caption["caption"], [row[len(indent):] for row in block], key,
-                               page.url)
+                               page.url, english_code)
             except Exception as error:
                 raise PluginError(f"{key}: figure failed to draw: {type(error).__name__}: {error}") from error
             out += [indent + row if row else row for row in drawn]
@@ -235,12 +375,74 @@ def on_page_markdown(markdown: str, page, **kwargs) -> str:
             except Exception as error:
                 raise PluginError(f"{key}: {name} failed to build: {type(error).__name__}: {error}") from error
             built.setdefault(page.file.src_uri, {})[name] = data
-            out += [f'{following} title="writes {name}, beside this page, at build time"', *block[1:]]
+            title = said("writes_file").format(name=name)
+            out += [f'{following} title="{title}"', *block[1:]]
         else:
-            out.append(line)
+            out.append(english_links(line, page.file.src_uri) if Build.language != i18n.ENGLISH else line)
             end = i
         i = end + 1
     return "\n".join(out)
+
+
+# A link from a page to another page (a chapter or a lab), in Markdown: [text](page.md#anchor).
+MD_LINK = re.compile(r"\]\((?P<target>[^)\s#:]+\.(?:md|py))(?P<anchor>#[^)\s]*)?\)")
+# A scheme of our own, which MkDocs leaves alone: on_page_content turns it into a link.
+TO_ENGLISH = "attnlit-english:"
+ENGLISH_HREF = re.compile(rf'<a href="{TO_ENGLISH}([^"#]*)(#[^"]*)?">(.*?)</a>', re.DOTALL)
+
+
+def english_links(line: str, page: str) -> str:
+    """A translated page's links to pages not translated yet lead to the English pages; to a
+    translated page, an English heading's anchor becomes its translated heading's."""
+
+    def lead(match: re.Match) -> str:
+        target = posixpath.normpath(posixpath.join(posixpath.dirname(page), match["target"]))
+        if not (ROOT / "docs" / target).exists():
+            return match[0]  # missing: MkDocs says so
+        if not (i18n.docs_dir(Build.language, ROOT) / target).exists():
+            return f"]({TO_ENGLISH}{target}{match['anchor'] or ''})"
+        anchor = match["anchor"] or ""
+        anchor = anchor and "#" + heading_anchors(target, Build.language).get(anchor[1:], anchor[1:])
+        return f"]({match['target']}{anchor})"
+
+    return MD_LINK.sub(lead, line)
+
+
+# A heading of a page's Markdown, outside code blocks, and what inline markup leaves of it.
+HEADING = re.compile(r"^(#{1,6})[ \t]+(.+?)[ \t#]*$")
+MARKUP = re.compile(r"\[([^\]]*)\]\([^)]*\)|[`*]")
+
+
+@functools.cache
+def heading_anchors(page: str, language: str) -> dict[str, str]:
+    """English heading anchor -> the translated heading's, for docs/<page> in `language`: the
+    n-th heading of one is the n-th of the other (the same Markdown)."""
+
+    def anchors(text: str) -> list[str]:
+        lines = text.split("\n")
+        inside = {i for start, end in fences(lines, page).items() for i in range(start, end + 1)}
+        return [slugify(MARKUP.sub(lambda m: m[1] or "", found[2]), "-") for i, line in enumerate(lines)
+                if i not in inside and (found := HEADING.match(line))]
+
+    english, translated = (anchors((folder / page).read_text(encoding="utf-8"))
+                           for folder in (ROOT / "docs", i18n.docs_dir(language, ROOT)))
+    return dict(zip(english, translated)) if len(english) == len(translated) else {}
+
+
+def english_figures(source: Path, name: str) -> list[tuple[str, str]]:
+    """Each figure block of an English page: where it is (`page.md:line`), and its code."""
+    if not source.exists():
+        return []
+    lines = source.read_text(encoding="utf-8").split("\n")
+    spans = fences(lines, name)
+    inside = {i for start, end in spans.items() for i in range(start, end + 1)}
+    found = []
+    for i, line in enumerate(lines):
+        marker = FIGURE.match(line)
+        if marker and i not in inside and i + 1 in spans:
+            indent = len(marker["indent"])
+            found.append((f"{name}:{i + 1}", "\n".join(row[indent:] for row in lines[i + 2:spans[i + 1]])))
+    return found
 
 
 XMLNS = ' xmlns="http://www.w3.org/1998/Math/MathML"'  # HTML needs none
@@ -297,7 +499,8 @@ def on_page_content(content: str, page, **kwargs) -> str:
     The scripts are loaded by the pages with a widget only, not by every page
     (extra_javascript): the others stay lighter, and each page loads the kinds it draws. They
     sit in the page's content, where Material's instant navigation, which swaps the content,
-    would load them too.
+    would load them too. A translated page's playground gets its language's words
+    (extra.strings.playground) in its data-strings, as a widget gets them with its data.
     """
 
     def to_mathml(match: re.Match) -> str:
@@ -314,6 +517,9 @@ def on_page_content(content: str, page, **kwargs) -> str:
     content = SVG_SLOT.sub(lambda match: svgs.pop(match[1]), content)
     kinds = dict.fromkeys(WIDGET_KIND.findall(content))  # in order, once each
     scripts = [WIDGETS_JS, *map(KIND_JS.format, kinds)] if kinds else []
+    if Build.language != i18n.ENGLISH and Build.strings.get("playground"):  # its words, translated
+        words = json.dumps(Build.strings["playground"], ensure_ascii=False, separators=(",", ":"))
+        content = PLAYGROUND.sub(lambda match: f'{match[0]} data-strings="{html.escape(words)}"', content)
     for name in dict.fromkeys(PLAYGROUND.findall(content)):
         if not (ROOT / "docs" / PLAYGROUND_JS.format(name)).exists():
             raise PluginError(f"{page.file.src_uri}: no script docs/{PLAYGROUND_JS.format(name)} "
@@ -326,7 +532,41 @@ def on_page_content(content: str, page, **kwargs) -> str:
     content = CODE_BLOCK.sub(r"\g<0> data-search-exclude", content)
     content = content.replace(SOLUTION, SOLUTION[:-1] + " data-search-exclude>")
     content = PLAIN_TOKEN.sub(r"\1", content)
+    if Build.language != i18n.ENGLISH:
+        content = stale_notice(content, page)
+        here = language_url(Build.language) + page.url
+        content = ENGLISH_HREF.sub(lambda match: (
+            f'<a href="{get_relative_url(page_url(match[1]) or ".", here)}{match[2] or ""}" hreflang="en">'
+            f'{match[3]}</a> ({html.escape(Build.strings["in_english"])})'), content)
     return MATH.sub(to_mathml, content)
+
+
+def stale_notice(content: str, page) -> str:
+    """A translated page whose English page has changed since it was made says so, under its
+    title, with a link to the English page (tools/i18n.py: the hash in its front matter)."""
+    recorded = page.meta.get(i18n.HASH_KEY)
+    if recorded is not None and str(recorded) == i18n.english_hash(page.file.src_uri, ROOT):
+        return content
+    english = get_relative_url(page_url(page.file.src_uri) or ".", language_url(Build.language) + page.url)
+    notice = (f'<div class="admonition info attnlit-stale" data-search-exclude>'
+              f'<p class="admonition-title">{html.escape(Build.strings["stale_title"])}</p>'
+              f'<p>{html.escape(Build.strings["stale"])} <a href="{english}" hreflang="en">'
+              f'{html.escape(Build.strings["stale_link"])}</a></p></div>')
+    end = content.find("</h1>")
+    return content[:end + 5] + notice + content[end + 5:] if end >= 0 else notice + content
+
+
+def on_page_context(context, page, config, nav, **kwargs):
+    """The language selector's links for this page (overrides/partials/alternate.html)."""
+    context["attnlit_languages"] = alternates(page.file.src_uri, page.url)
+    return context
+
+
+def on_template_context(context, template_name, config, **kwargs):
+    """The 404 page's language selector: each language's first page, from the site's root."""
+    if template_name == "404.html":
+        context["attnlit_languages"] = alternates(None, "404.html")
+    return context
 
 
 def on_post_page(output: str, page, config, **kwargs) -> str:
@@ -359,8 +599,10 @@ def stripped_script(source: str, name: str) -> str:
     return "".join(f"{line}\n" for line in lines if line and not line.startswith("//"))
 
 
+@event_priority(-100)  # after the search plugin has written the index
 def on_post_build(config, **kwargs) -> None:
-    """Serve the site's own scripts stripped, and the widgets' data that pages fetch."""
+    """Serve the site's own scripts stripped and the widgets' data that pages fetch; split the
+    words of a Thai index."""
     for path, text in fetched.items():
         target = Path(config.site_dir) / path
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -369,3 +611,11 @@ def on_post_build(config, **kwargs) -> None:
     for script in sorted(scripts.rglob("*.js")):
         name = script.relative_to(config.site_dir)
         script.write_text(stripped_script(script.read_text(encoding="utf-8"), str(name)), encoding="utf-8")
+    index = Path(config.site_dir) / "search" / "search_index.json"
+    if Build.language in i18n.SEGMENTED and index.exists():
+        data = json.loads(index.read_text(encoding="utf-8"))
+        data["config"]["fields"]["words"] = {"boost": 1.0}  # searched, never shown
+        for doc in data["docs"]:
+            doc["title"], doc["text"] = (i18n.segmented(doc[field], Build.language) for field in ("title", "text"))
+            doc["words"] = i18n.compounds(f"{doc['title']} {doc['text']}")
+        index.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")

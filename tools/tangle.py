@@ -179,6 +179,21 @@ def read_config(root: Path = ROOT) -> dict:
     return yaml.load((root / "mkdocs.yml").read_text(encoding="utf-8"), Loader=Loader)
 
 
+def translations(root: Path = ROOT) -> list[str]:
+    """The languages the site is translated into (mkdocs.yml's extra.alternate, English aside),
+    each in docs/<code>/ (tools/i18n.py)."""
+    alternate = (read_config(root).get("extra") or {}).get("alternate") or []
+    return [entry["lang"] for entry in alternate if entry["lang"] != "en"]
+
+
+def english_docs(root: Path = ROOT) -> list[Path]:
+    """Every Markdown page under docs/ but the translations': the English pages are the only
+    source of the package, and of the code that runs."""
+    translated = set(translations(root))
+    return [path for path in sorted((root / "docs").rglob("*.md"))
+            if path.relative_to(root / "docs").parts[0] not in translated]
+
+
 def nav_pages(root: Path = ROOT) -> list[str]:
     """The Markdown pages of mkdocs.yml's nav, in order, as docs/... paths."""
     config = read_config(root)
@@ -320,7 +335,7 @@ def tangle(root: Path = ROOT) -> dict[str, tuple[str, list[str]]]:
     """Map each module path to (its text, the pages it comes from). Raises TangleError."""
     order = nav_pages(root)
     found: dict[str, list[Block]] = {module: [] for module in MODULES}
-    for path in sorted((root / "docs").rglob("*.md")):
+    for path in english_docs(root):
         for block in read_blocks(path, root):
             found[block.module].append(block)
     modules = {}

@@ -21,7 +21,8 @@
 
   async function load(url) {
     const response = await fetch(url);
-    if (!response.ok) throw new Error(`${url} answered ${response.status}`);
+    if (!response.ok)
+      throw Object.assign(new Error(`${url} answered ${response.status}`), { url, status: response.status });
     const buffer = await response.arrayBuffer(), view = new DataView(buffer);
     const size = view.getUint32(0, true), bytes = new Uint8Array(buffer, 4, size);
     const header = JSON.parse(new TextDecoder().decode(bytes));
@@ -204,6 +205,12 @@
   const char = b => (b > 32 && b < 127) || (b > 160 && b !== 173) ? String.fromCharCode(b)
     : b === 32 ? " " : "·";
   const cell = b => (b === 32 ? "␣" : char(b)); // a space, visible in a cell
+  // The playground's words in the page's language, with {names} filled in, as widgets.js's
+  // ui.t: a translated page's box carries them, by their English text (tools/mkdocs_hooks.py).
+  const translator = box => {
+    const strings = JSON.parse(box.dataset.strings ?? "{}");
+    return (words, values = {}) => (strings[words] ?? words).replace(/\{(\w+)\}/g, (_, name) => values[name]);
+  };
   const PHRASE = "Bright sky. Br", f4 = v => v.toFixed(4);
   let made = 0;
 
@@ -226,25 +233,25 @@
   }
   const shuffled = () => [...Array(256).keys()].map(b => [random(), b]).sort((a, b) => a[0] - b[0])
     .map(([, b]) => b);
-  const PRESETS = {
-    "a repeated phrase": null, // the text box's phrase
-    "random tokens": () => { const s = shuffled().slice(0, 10); return [...s, ...s.slice(0, 4)]; },
-    "no repeat": () => shuffled().slice(0, 14),
-  };
+  // The presets of random tokens: a stretch of 10, then its first 4 again; 14 all different.
+  const randomRepeat = () => { const s = shuffled().slice(0, 10); return [...s, ...s.slice(0, 4)]; };
+  const noRepeat = () => shuffled().slice(0, 14);
 
-  function playground(box) {
+  function playground(box, t) {
     const n = config.context_length, heads = [];
     for (let l = 0; l < config.num_layers; l++)
       for (let h = 0; h < config.num_heads; h++) heads.push([l, h]);
     box.replaceChildren();
     const controls = el(box, "div", { class: "attnlit-controls" });
     const id = `attnlit-text-${++made}`, line = el(controls, "div", { class: "attnlit-text" });
-    el(line, "label", { for: id }, "Your text");
+    el(line, "label", { for: id }, t("Your text"));
     const input = el(line, "input", { id, type: "text", autocomplete: "off", spellcheck: "false" });
     input.value = PHRASE;
-    const presets = el(controls, "div", { role: "group", "aria-label": "Presets" });
+    const presets = el(controls, "div", { role: "group", "aria-label": t("Presets") });
     let preset = null; // ids of a preset of random tokens, or null: the text box's
-    for (const [label, make] of Object.entries(PRESETS))
+    // Each preset: its label, and what draws its tokens (null: the text box's phrase).
+    for (const [label, make] of [[t("a repeated phrase"), null], [t("random tokens"), randomRepeat],
+      [t("no repeat"), noRepeat]])
       el(presets, "button", { type: "button", class: "md-button" }, label).onclick = () => {
         preset = make && make();
         input.value = make ? "" : PHRASE;
@@ -252,7 +259,7 @@
       };
     input.oninput = () => { preset = null; update(true); };
     const set = el(controls, "fieldset");
-    el(set, "legend", {}, "Heads on");
+    el(set, "legend", {}, t("Heads on"));
     const switches = heads.map(([l, h]) => {
       const label = el(set, "label"), on = el(label, "input", { type: "checkbox", role: "switch" });
       on.checked = true;
@@ -261,7 +268,7 @@
     });
     set.onchange = () => update();
     const slide = el(controls, "div", { class: "attnlit-slider" }), sid = `attnlit-position-${++made}`;
-    el(slide, "label", { for: sid }, "Position");
+    el(slide, "label", { for: sid }, t("Position"));
     const position = el(slide, "input", { type: "range", id: sid, min: 0, max: 0, value: 0 });
     const shown = el(slide, "output", { for: sid });
     position.oninput = () => draw();
@@ -287,7 +294,7 @@
       continued = ids.length && ids.length < n
         ? generate(ids, n - ids.length, { ablate: off }).slice(ids.length) : [];
       const took = (performance.now() - started).toFixed(1);
-      timing.textContent = ids.length ? `Forward pass and continuation: ${took} ms.` : "";
+      timing.textContent = ids.length ? t("Forward pass and continuation: {took} ms.", { took }) : "";
       draw();
     }
 
@@ -299,53 +306,56 @@
         caption.textContent = "";
         [top, keys, more].forEach(panel => panel.replaceChildren());
         shown.textContent = "–";
-        status.textContent = "No tokens: type a text or pick a preset.";
+        status.textContent = t("No tokens: type a text or pick a preset.");
         return;
       }
       const at = `${m} (${cell(ids[m])})`;
       shown.textContent = at;
-      caption.textContent = `Each head's attention from position ${at}`;
+      caption.textContent = t("Each head's attention from position {at}", { at });
       position.setAttribute("aria-valuetext", at);
       grid.style.gridTemplateColumns = `3em repeat(${ids.length}, minmax(0, 1fr))`;
       grid.replaceChildren(el(null, "span"));
       ids.forEach((b, j) => {
         const token = el(grid, "span", { class: j === m ? "attnlit-token attnlit-picked" : "attnlit-token",
-          title: `position ${j}: byte ${b}` }, cell(b));
+          title: t("position {j}: byte {b}", { j, b }) }, cell(b));
         token.onclick = () => { position.value = j; draw(); };
       });
       const strongest = heads.map(([l, h], i) => {
         const row = result.attention[l][h][m], key = argmax(row.subarray(0, m + 1));
-        const isOff = off.includes(heads[i]);
+        const isOff = off.includes(heads[i]), name = `${l}.${h}${isOff ? ` ${t("(off)")}` : ""}`;
         el(grid, "span", { class: isOff ? "attnlit-head attnlit-off" : "attnlit-head" }, `${l}.${h}`);
         ids.forEach((_, j) => el(grid, "span", j > m ? {} : { class: isOff ? "attnlit-off" : "",
           style: `background: ${blues(row[j])}` }));
-        labels.push(`head ${l}.${h}${isOff ? " (off)" : ""}: ${key} (${cell(ids[key])}) ${f4(row[key])}`);
-        return [`${l}.${h}${isOff ? " (off)" : ""}`, `${key} ${cell(ids[key])}`, f4(row[key])];
+        labels.push(`${t("head {name}", { name })}: ${key} (${cell(ids[key])}) ${f4(row[key])}`);
+        return [name, `${key} ${cell(ids[key])}`, f4(row[key])];
       });
-      grid.setAttribute("aria-label", `Attention weights from position ${at}, strongest keys: ${labels.join("; ")}`);
+      grid.setAttribute("aria-label",
+        t("Attention weights from position {at}, strongest keys: {labels}", { at, labels: labels.join("; ") }));
       const logits = result.logits[m], max = Math.max(...logits);
       const exp = logits.map(v => Math.exp(v - max)), total = exp.reduce((a, v) => a + v, 0);
       const best = [...exp.keys()].sort((a, b) => exp[b] - exp[a]).slice(0, 5);
-      table(top, `After position ${at}, the next token`, ["token", "byte", "probability"],
+      table(top, t("After position {at}, the next token", { at }), [t("token"), t("byte"), t("probability")],
         best.map(b => [cell(b), String(b), f4(exp[b] / total)]), best.map(b => exp[b] / total));
-      table(keys, "Strongest key of each head", ["head", "key", "weight"], strongest);
-      more.replaceChildren(el(null, "p", { class: "attnlit-caption" }, "Greedy continuation"));
+      table(keys, t("Strongest key of each head"), [t("head"), t("key"), t("weight")], strongest);
+      more.replaceChildren(el(null, "p", { class: "attnlit-caption" }, t("Greedy continuation")));
       const text = el(more, "p", { class: "attnlit-text-out" }, ids.map(char).join(""));
       if (continued.length) el(text, "mark", {}, continued.map(char).join(""));
-      else el(more, "p", {}, "None: the context is full.");
-      const cut = dropped ? ` The text has ${dropped + n} bytes; the model reads the last ${n}.` : "";
-      const heard = off.length ? ` Heads off: ${off.map(([l, h]) => `${l}.${h}`).join(", ")}.` : "";
-      status.textContent = `After position ${at}: ${cell(best[0])} ${f4(exp[best[0]] / total)}.`
-        + ` Continuation: ${continued.map(char).join("") || "none"}.${heard}${cut}`;
+      else el(more, "p", {}, t("None: the context is full."));
+      status.textContent = [
+        t("After position {at}: {char} {prob}.", { at, char: cell(best[0]), prob: f4(exp[best[0]] / total) }),
+        t("Continuation: {text}.", { text: continued.map(char).join("") || t("none") }),
+        off.length ? t("Heads off: {list}.", { list: off.map(([l, h]) => `${l}.${h}`).join(", ") }) : "",
+        dropped ? t("The text has {total} bytes; the model reads the last {n}.", { total: dropped + n, n }) : "",
+      ].filter(Boolean).join(" ");
     }
 
     function table(panel, caption, header, rows, bars) {
       panel.replaceChildren();
-      const t = el(panel, "table", { class: "attnlit-table" });
-      el(t, "caption", {}, caption);
-      const head = el(el(t, "thead"), "tr");
+      const tbl = el(panel, "table", { class: "attnlit-table" });
+      el(tbl, "caption", {}, caption);
+      const head = el(el(tbl, "thead"), "tr");
       header.forEach(h => el(head, "th", { scope: "col" }, h));
-      const body = el(t, "tbody");
+      const body = el(tbl, "tbody");
       rows.forEach((row, i) => {
         const tr = el(body, "tr");
         row.forEach(v => el(tr, "td", {}, v));
@@ -397,25 +407,28 @@
     for (const box of document.querySelectorAll(".attnlit-playground:not([data-state])")) {
       if (!document.getElementById("attnlit-playground-style"))
         el(document.head, "style", { id: "attnlit-playground-style" }, STYLE);
+      const t = translator(box);
       box.dataset.state = "waiting";
       box.replaceChildren();
-      const note = el(box, "p", {}, "The model runs here, in your browser, once its weights "
-        + "have come: press the button to fetch them.");
+      const note = el(box, "p", {},
+        t("The model runs here, in your browser, once its weights have come: press the button to fetch them."));
       const start = el(box, "button", { type: "button", class: "md-button md-button--primary" },
-        "Start the model");
+        t("Start the model"));
       start.onclick = async () => {
         start.disabled = true;
         box.dataset.state = "loading";
-        note.textContent = "Fetching the weights…";
+        note.textContent = t("Fetching the weights…");
         try {
           if (!P) await load(new URL(box.dataset.weights, location.href));
         } catch (error) {
-          note.textContent = `The weights did not come: ${error.message}. Press to try again.`;
+          // A host's answer in the page's language; what the browser says (offline), as it says it.
+          const message = error.status ? t("{url} answered {status}", error) : error.message;
+          note.textContent = t("The weights did not come: {message}. Press to try again.", { message });
           start.disabled = false;
           box.dataset.state = "waiting";
           return;
         }
-        playground(box);
+        playground(box, t);
         box.dataset.state = "ready";
         box.querySelector("input").focus();
       };

@@ -136,7 +136,11 @@
       numbers.textContent = rows.join("\n");
       numbers.dispatchEvent(new Event("scroll"));
     };
-    const draw = build(data, controls(box, redraw));
+    // ui.t: the widget's words in the page's language, with {names} filled in (a translated
+    // page's figure block data carries them, by their English text: tools/mkdocs_hooks.py).
+    const t = (words, values = {}) =>
+      (data.strings?.[words] ?? words).replace(/\{(\w+)\}/g, (_, name) => values[name]);
+    const draw = build(data, { ...controls(box, redraw), t });
     redraw();
     drawing.before(box);
     drawing.after(live, status, numbers);
@@ -169,7 +173,7 @@
   };
 
   // What the kinds draw with. Each kind: (data, ui) => draw(svg, narrow) => [width, height,
-  // what to announce, rows of numbers as print shows them].
+  // what to announce, rows of numbers as print shows them]; ui has the controls and t.
   window.attnlit = {
     // attnlit.plots' data colours, at least 3:1 on both palettes; text is in currentColor.
     BLUE: "#1f77b4", ORANGE: "#d95f02", RED: "#d62728", GREY, f4, make, text, grid,
@@ -182,8 +186,9 @@
     // Where a panel drawn at x goes: there, or on a narrow screen below, moved dx left.
     panel: (svg, narrow, dx, dy) =>
       make(svg, "g", narrow ? { transform: `translate(${-dx} ${dy})` } : {}),
-    // A row of numbers: a label, then each value as print shows it.
-    row: (label, values) => `${label.padEnd(9)}${values.map(f4).join(" ")}`,
+    // A row of numbers: a label, then each value as print shows it (f"{label:9}"); a longer
+    // label, as a translation's may be, still keeps a space before the numbers.
+    row: (label, values) => `${label.padEnd(8)} ${values.map(f4).join(" ")}`,
     start,
   };
   if (window.document$) window.document$.subscribe(start);

@@ -3,11 +3,11 @@
 // each design's bytes per token; the batch, the window and the rounding are done here, in
 // integers (exact below 2^53), and the browser tests compare the rows with cost_table's.
 (window.attnlitKinds ??= {}).cache = (d, ui) => {
-  const { make, text, frame, BLUE, ORANGE, GREY } = attnlit;
-  const model = ui.radios("model", d.models.map(m => m.name), d.model);
-  const tokens = ui.slider("tokens n", d.lengths.map(n => ({ n, toString: () => n < 1024 ? n : n / 1024 + "K" })),
+  const { make, text, frame, BLUE, ORANGE, GREY } = attnlit, { t } = ui;
+  const model = ui.radios(t("model"), d.models.map(m => m.name), d.model);
+  const tokens = ui.slider(t("tokens n"), d.lengths.map(n => ({ n, toString: () => n < 1024 ? n : n / 1024 + "K" })),
     d.lengths.indexOf(d.n));
-  const batch = ui.slider("batch b", d.batches, d.batches.indexOf(d.batch));
+  const batch = ui.slider(t("batch b"), d.batches, d.batches.indexOf(d.batch));
   const commas = v => String(v).replace(/\B(?=(\d{3})+$)/g, ",");
   const size = bytes => { // as attnlit.cachesize.size
     let k = 0;
@@ -17,13 +17,15 @@
     return (q / 10 ** places).toFixed(places) + " " + ["B", "KiB", "MiB", "GiB", "TiB"][k];
   };
   return (svg, narrow) => {
-    const m = d.models[model()], n = tokens().n, b = batch(), all = `${commas(n)} tokens, batch ${b}`;
+    const m = d.models[model()], n = tokens().n, b = batch();
+    const all = t("{n} tokens, batch {b}", { n: commas(n), b });
     const costs = m.designs.map(([name, numbers, bytes, w]) => {
       const held = b * bytes * Math.min(n, w ?? n);
       return [name, numbers, held, held + m.weights];
     });
     // A bar per design: what a step reads, the weights (grey) then the cache (blue), on one
-    // scale; on a narrow screen, the label above the bar and the numbers below it.
+    // scale; on a narrow screen, the label above the bar and the numbers below it. The designs'
+    // names and the rows of numbers are attnlit.cachesize's, as the page prints them: English.
     const width = narrow ? 340 : 660, x = narrow ? 8 : 178, long = (narrow ? 324 : 250) / Math.max(...costs.map(c => c[3]));
     const step = narrow ? 62 : 38, y = 42 + 5 * step, row = (cells, i) => cells[0].padEnd(22) +
       cells.slice(1).map((v, j) => String(j ? size(v) : commas(v)).padStart(j ? 11 : 8)).join("") +
@@ -37,19 +39,19 @@
       make(svg, "rect", { x, y: bar, width: long * m.weights, height: 16, fill: GREY });
       make(svg, "rect", { x: x + long * m.weights, y: bar, width: long * held, height: 16, fill: BLUE });
       text(svg, narrow ? x : x + long * read + 6, narrow ? bar + 28 : top + 12,
-        `cache ${size(held)}, read ${size(read)}`, { ...font, "text-anchor": "start" });
+        t("cache {held}, read {read}", { held: size(held), read: size(read) }), { ...font, "text-anchor": "start" });
     });
-    [[GREY, "weights, read once a step"], [BLUE, "the batch's cache"], [0, "the model's own"]]
-      .forEach(([fill, label], i) => {
-        const left = narrow ? x : [x, 380, 530][i], top = narrow ? y + i * 20 : y;
-        make(svg, "rect", { x: left, y: top, width: 14, height: 12, fill: fill || "none", stroke: fill ? "none" : ORANGE,
+    [[GREY, t("weights, read once a step")], [BLUE, t("the batch's cache")], [0, t("the model's own")]]
+      .forEach(([fill, label], i) => { // a line each: room for a translation's longer words
+        const top = y + i * 20;
+        make(svg, "rect", { x, y: top, width: 14, height: 12, fill: fill || "none", stroke: fill ? "none" : ORANGE,
           "stroke-width": 2 });
-        text(svg, left + 20, top + 11, label, { "text-anchor": "start", "font-size": 12 });
+        text(svg, x + 20, top + 11, label, { "text-anchor": "start", "font-size": 12 });
       });
-    return [width, narrow ? y + 56 : y + 18,
-      `${m.name}, ${all}${n > m.context ? ` (past the ${commas(m.context)} it was trained on)` : ""}: ` +
-      `its own cache (${costs[m.own][0]}) holds ${size(costs[m.own][2])}; ` +
-      `a decode step reads ${size(costs[m.own][3])}`,
+    return [width, y + 56,
+      t("{model}, {all}: its own cache ({design}) holds {held}; a decode step reads {read}", { model: m.name,
+        all: n > m.context ? t("{all} (past the {context} it was trained on)", { all, context: commas(m.context) }) : all,
+        design: costs[m.own][0], held: size(costs[m.own][2]), read: size(costs[m.own][3]) }),
       [`${m.name}, n = ${commas(n)}, batch ${b}: weights ${size(m.weights)}`,
         "cache".padEnd(22) + "numbers".padStart(8) + "held".padStart(11) + "read".padStart(11),
         ...costs.map(row)]];

@@ -2,10 +2,11 @@
 // and the chosen one framed, with each query's strongest key. PyTorch exported the weights,
 // one character per cell of the causal triangle (36 shades), and the strongest keys.
 (window.attnlitKinds ??= {}).heads = (d, ui) => {
-  const { grid, frame, f4, range, ORANGE } = attnlit;
-  const seq = ui.radios("sequence", d.sequences.map(q => q.label), 0);
-  const layer = ui.radios("layer", range(0, d.layers - 1).map(String), d.layer);
-  const head = ui.radios("head", range(0, d.heads - 1).map(String), d.head);
+  const { grid, frame, f4, range, ORANGE } = attnlit, { t } = ui;
+  // The sequences' names come with the data, in English, and are shown translated.
+  const seq = ui.radios(t("sequence"), d.sequences.map(q => t(q.label)), 0);
+  const layer = ui.radios(t("layer"), range(0, d.layers - 1).map(String), d.layer);
+  const head = ui.radios(t("head"), range(0, d.heads - 1).map(String), d.head);
   return (svg, narrow) => {
     const { tokens, shades, keys, top } = d.sequences[seq()], n = tokens.length;
     const chosen = layer() * d.heads + head(), labels = tokens.map(String);
@@ -21,7 +22,8 @@
       const at = narrow ? 0 : h;
       const x = 40 + (at % d.heads) * (size + 30), y = 24 + Math.floor(at / d.heads) * (size + 44);
       grid(svg, x, y, s, rows, { font: 11,
-        title: `head ${Math.floor(h / d.heads)}.${h % d.heads}`, rows: x === 40 ? labels : [],
+        title: t("head {name}", { name: `${Math.floor(h / d.heads)}.${h % d.heads}` }),
+        rows: x === 40 ? labels : [],
         cols: narrow || h >= shades.length - d.heads ? labels : [] });
       if (h === chosen && !narrow) frame(svg, x - 3, y - 3, size + 6, size + 6, { stroke: ORANGE });
     });
@@ -31,7 +33,8 @@
         `${String(keys[chosen][q]).padStart(2)} ${f4(top[chosen][q])}`).join("   "));
     return [narrow ? 40 + size + 18 : 40 + d.heads * (size + 30),
       24 + (narrow ? 1 : d.layers) * (size + 44) + 8,
-      `head ${layer()}.${head()} on ${d.sequences[seq()].label}: each query's strongest key`,
+      t("head {name} on {sequence}: each query's strongest key",
+        { name: `${layer()}.${head()}`, sequence: t(d.sequences[seq()].label) }),
       lines];
   };
 };

@@ -1,24 +1,25 @@
 // Chapter 1 (attention-without-weights.md): pick a query; its row of scores and weights is
 // framed, its context vector drawn beside them. Every number was computed by PyTorch.
 (window.attnlitKinds ??= {}).query = (d, ui) => {
-  const { grid, frame, text, panel, f4, row, ORANGE } = attnlit;
-  const pick = ui.radios("query", d.words, d.query), s = 32, n = d.words.length;
+  const { grid, frame, text, panel, f4, row, ORANGE } = attnlit, { t } = ui;
+  const pick = ui.radios(t("query"), d.words, d.query), s = 32, n = d.words.length;
   return (svg, narrow) => {
     const m = pick(), z = d.context[m], y = 28, h = y + n * s + 60;
-    grid(svg, 60, y, s, d.scores, { vmax: 1.5, digits: 2, title: "scores", rows: d.words,
+    grid(svg, 60, y, s, d.scores, { vmax: 1.5, digits: 2, title: t("scores"), rows: d.words,
       cols: d.words });
     const right = panel(svg, narrow, 280, h); // the weights and the context vector
-    grid(right, 340, y, s, d.weights, { digits: 2, title: "weights", rows: d.words,
+    grid(right, 340, y, s, d.weights, { digits: 2, title: t("weights"), rows: d.words,
       cols: d.words });
     frame(svg, 60, y + m * s, n * s, s, { stroke: ORANGE });
     frame(right, 340, y + m * s, n * s, s, { stroke: ORANGE });
     // On a narrow screen, closer to the weights: 356 px wide, drawn unshrunk (text 11 px).
     const cx = narrow ? 536 : 570;
     grid(right, cx, y + m * s, s, [z], { digits: 2, cols: ["1", "2", "3"] });
-    text(right, cx + 1.5 * s, y + m * s - 8, "context vector", { "font-size": 13 });
+    text(right, cx + 1.5 * s, y + m * s - 8, t("context vector"), { "font-size": 13 });
     return [narrow ? 356 : 680, narrow ? 2 * h : h,
-      `query ${d.words[m]}: context vector ${z.map(f4).join(", ")}`,
-      [row("scores", d.scores[m]), row("weights", d.weights[m]), row("context", z)]];
+      t("query {word}: context vector {vector}",
+        { word: d.words[m], vector: z.map(f4).join(", ") }),
+      [row(t("scores"), d.scores[m]), row(t("weights"), d.weights[m]), row(t("context"), z)]];
   };
 };
 window.attnlit?.start();

@@ -4,10 +4,10 @@
 // after the query, which the causal mask hides) up; the shift moves both positions at once,
 // so that the earlier of the two sits at it.
 (window.attnlitKinds ??= {}).rope = (d, ui) => {
-  const { frame, line, make, text, f4, range, BLUE, ORANGE, GREY } = attnlit;
+  const { frame, line, make, text, f4, range, BLUE, ORANGE, GREY } = attnlit, { t } = ui;
   const offsets = range(...d.offsets);
-  const offset = ui.slider("offset m − p", offsets, offsets.indexOf(d.offset));
-  const start = ui.slider("shift of m and p", range(0, d.last), 0);
+  const offset = ui.slider(t("offset m − p"), offsets, offsets.indexOf(d.offset));
+  const start = ui.slider(t("shift of m and p"), range(0, d.last), 0);
   const hd = d.q.length, half = hd / 2, [Q, K] = [d.q, d.k].map(v => v.map(Math.fround));
   const turn = (x, at) => { // rotate-half: pair i is dimensions i and i + hd/2
     const out = [];
@@ -42,8 +42,8 @@
       text(svg, X(x), 192, String(x), { "font-size": 11 });
     for (const v of flat ? [lo] : [lo, hi])
       text(svg, 55, Y(v), v.toFixed(1), { "text-anchor": "end", dy: "0.35em", "font-size": 11 });
-    text(svg, 60 + w / 2, 192, "offset m − p", { "font-size": 12 });
-    text(svg, 60 + w / 2, 16, `score of q at m = ${m} and k at p = ${p}`, { "font-size": 13 });
+    text(svg, 60 + w / 2, 192, t("offset m − p"), { "font-size": 12 });
+    text(svg, 60 + w / 2, 16, t("score of q at m = {m} and k at p = {p}", { m, p }), { "font-size": 13 });
     // Below: some pairs of q (blue) and k (orange), turned; each adds its product.
     d.pairs.forEach((i, j) => {
       const cx = 100 + (narrow ? j % 2 : j) * 160, j2 = i + half;
@@ -54,12 +54,13 @@
       for (const [v, color] of [[q, BLUE], [k, ORANGE]])
         make(svg, "line", { x1: cx, y1: cy, x2: cx + 60 * v[i] / r, y2: cy - 60 * v[j2] / r,
           stroke: color, "stroke-width": 3, "stroke-linecap": "round" });
-      text(svg, cx, cy - 75, `pair ${i}`, { "font-size": 12 });
-      text(svg, cx, cy + 82, `adds ${(q[i] * k[i] + q[j2] * k[j2]).toFixed(2)}`, { "font-size": 12 });
+      text(svg, cx, cy - 75, t("pair {i}", { i }), { "font-size": 12 });
+      text(svg, cx, cy + 82, t("adds {x}", { x: (q[i] * k[i] + q[j2] * k[j2]).toFixed(2) }), { "font-size": 12 });
     });
     // 350 px wide on a narrow screen: a phone's column holds it unshrunk (text 11 px).
-    return [narrow ? 350 : 660, narrow ? 582 : 392, `m = ${m}, p = ${p}: score ${f4(score(m, p))}`,
-      [`m ${m}   p ${p}   m − p ${o}   score ${f4(score(m, p))}`]];
+    // The row of numbers as the page prints them; only its label is translated.
+    return [narrow ? 350 : 660, narrow ? 582 : 392, t("m = {m}, p = {p}: score {s}", { m, p, s: f4(score(m, p)) }),
+      [`m ${m}   p ${p}   m − p ${o}   ${t("score")} ${f4(score(m, p))}`]];
   };
 };
 window.attnlit?.start();

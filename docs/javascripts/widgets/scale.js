@@ -2,9 +2,9 @@
 // and the weights of one query over eight keys, unscaled and scaled by the square root of
 // c. PyTorch computed the scores at every width; softmax is recomputed here.
 (window.attnlitKinds ??= {}).scale = (d, ui) => {
-  const { frame, text, line, make, panel, row, f4, range, BLUE, ORANGE } = attnlit;
-  const width = ui.slider("width c", d.widths, d.widths.indexOf(d.c));
-  const hot = ui.slider("temperature T", d.temperatures, d.temperatures.indexOf(d.T));
+  const { frame, text, line, make, panel, row, f4, range, BLUE, ORANGE } = attnlit, { t } = ui;
+  const width = ui.slider(t("width c"), d.widths, d.widths.indexOf(d.c));
+  const hot = ui.slider(t("temperature T"), d.temperatures, d.temperatures.indexOf(d.T));
   const softmax = scores => {
     const top = Math.max(...scores), e = scores.map(s => Math.exp(s - top));
     const sum = e.reduce((a, b) => a + b);
@@ -21,27 +21,29 @@
     for (const z of [-3, 0, 3]) text(svg, X(z), Y(0) + 16, String(z), { "font-size": 11 });
     for (const w of [0, 0.5, 1]) text(svg, X(-3) - 5, Y(w), String(w),
       { "text-anchor": "end", dy: "0.35em", "font-size": 11 });
-    text(svg, X(0), Y(0) + 34, "score gap, in standard deviations", { "font-size": 12 });
-    text(svg, X(0), 20, "weight on key 1 of 2", { "font-size": 13 });
+    text(svg, X(0), Y(0) + 34, t("score gap, in standard deviations"), { "font-size": 12 });
+    text(svg, X(0), 20, t("weight on key 1 of 2"), { "font-size": 13 });
     line(svg, zs.map(z => [X(z), Y(sigmoid(z * Math.sqrt(2 * c) / T))]), ORANGE);
     line(svg, zs.map(z => [X(z), Y(sigmoid(z * Math.SQRT2 / T))]), BLUE, { "stroke-width": 3 });
     // Right: the eight weights of one query, two bars each, and the legend.
     svg = panel(svg, narrow, 330, 280);
-    text(svg, 530, 20, `one query, 8 keys, width ${c}`, { "font-size": 13 });
+    text(svg, 530, 20, t("one query, 8 keys, width {c}", { c }), { "font-size": 13 });
     scores.forEach((_, j) => {
       const y = 34 + j * 25;
-      text(svg, 410, y + 10, `key ${j + 1}`, { "text-anchor": "end", "font-size": 11 });
+      text(svg, 410, y + 10, t("key {j}", { j: j + 1 }), { "text-anchor": "end", "font-size": 11 });
       make(svg, "rect", { x: 415, y, width: 220 * unscaled[j], height: 10, fill: ORANGE });
       make(svg, "rect", { x: 415, y: y + 10, width: 220 * scaled[j], height: 10, fill: BLUE });
     });
-    for (const [x, color, label] of [[415, ORANGE, "unscaled"], [510, BLUE, "scaled by √c"]]) {
-      make(svg, "rect", { x, y: 250, width: 20, height: 10, fill: color });
-      text(svg, x + 25, 259, label, { "text-anchor": "start", "font-size": 12 });
+    // The legend, a line each: room for a translation's longer words.
+    for (const [y, color, label] of [[240, ORANGE, t("unscaled")], [258, BLUE, t("scaled by √c")]]) {
+      make(svg, "rect", { x: 415, y, width: 20, height: 10, fill: color });
+      text(svg, 440, y + 9, label, { "text-anchor": "start", "font-size": 12 });
     }
     const top = v => f4(Math.max(...v));
     return [narrow ? 330 : 650, narrow ? 560 : 280,
-      `c = ${c}, T = ${T}: largest weight ${top(unscaled)} unscaled, ${top(scaled)} scaled`,
-      [row("scores", scores), row("unscaled", unscaled), row("scaled", scaled)]];
+      t("c = {c}, T = {T}: largest weight {u} unscaled, {s} scaled",
+        { c, T, u: top(unscaled), s: top(scaled) }),
+      [row(t("scores"), scores), row(t("unscaled"), unscaled), row(t("scaled"), scaled)]];
   };
 };
 window.attnlit?.start();

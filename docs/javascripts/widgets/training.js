@@ -4,14 +4,15 @@
 // them (below, on a narrow screen) every head's weights on one sequence at that step, in
 // hundredths. The numbers are the row of chapter 10's table for that step.
 (window.attnlitKinds ??= {}).training = (d, ui) => {
-  const { grid, frame, text, line, make, BLUE, ORANGE } = attnlit;
-  const at = ui.slider("step", d.step, d.step.indexOf(d.start));
+  const { grid, frame, text, line, make, BLUE, ORANGE } = attnlit, { t } = ui;
+  const at = ui.slider(t("step"), d.step, d.step.indexOf(d.start));
   const scores = i => ["previous", "prefix"].flatMap(key => d[key][i].flat());
   const best = key => d[key].map(heads => Math.max(...heads.flat()));
-  const charts = [["loss on the repeat", 6, [0, 2, 4, 6], [[d.loss, BLUE]]],
-    ["accuracy and best scores", 1, [0, 0.5, 1], [[d.accuracy, "#2ca02c", "accuracy"],
-      [best("prefix"), BLUE, "prefix matching"], [best("previous"), ORANGE, "previous token"]]]];
+  const charts = [[t("loss on the repeat"), 6, [0, 2, 4, 6], [[d.loss, BLUE]]],
+    [t("accuracy and best scores"), 1, [0, 0.5, 1], [[d.accuracy, "#2ca02c", t("accuracy")],
+      [best("prefix"), BLUE, t("prefix matching")], [best("previous"), ORANGE, t("previous token")]]]];
   const f2 = v => v.toFixed(2), last = d.step.at(-1);
+  // The rows of numbers as chapter 10's table prints them, its header included: English.
   const header = ["step  loss  accuracy  previous token         prefix matching",
     `${"".padEnd(22)}0.0  0.1  1.0  1.1     0.0  0.1  1.0  1.1`];
   return (svg, narrow) => {
@@ -26,12 +27,12 @@
         { "text-anchor": "end", dy: "0.35em", "font-size": 11 });
       for (const k of [0, 1, 2, 3]) text(svg, X(k * last / 3), y0 + 166, String(k * last / 3),
         { "font-size": 11 });
-      text(svg, x0 + 130, y0 + 184, "step", { "font-size": 12 });
+      text(svg, x0 + 130, y0 + 184, t("step"), { "font-size": 12 });
       if (c === 0) {  // guessing among 256 tokens, dashed, and its legend under the chart
         const dashed = { "stroke-width": 1, "stroke-dasharray": "4 3" };
         line(svg, [[x0, Y(Math.log(256))], [x0 + 260, Y(Math.log(256))]], "currentColor", dashed);
         line(svg, [[x0 + 40, y0 + 198], [x0 + 60, y0 + 198]], "currentColor", dashed);
-        text(svg, x0 + 64, y0 + 202, "guessing: ln 256", { "text-anchor": "start", "font-size": 11 });
+        text(svg, x0 + 64, y0 + 202, t("guessing: ln 256"), { "text-anchor": "start", "font-size": 11 });
       }
       make(svg, "line", { x1: X(d.step[i]), x2: X(d.step[i]), y1: y0, y2: y0 + 150,
         stroke: "currentColor", "stroke-dasharray": "2 2" });
@@ -39,7 +40,7 @@
         line(svg, values.map((v, j) => [X(d.step[j]), Y(v)]), color);
         make(svg, "circle", { cx: X(d.step[i]), cy: Y(values[i]), r: 4, fill: color });
         if (name) {
-          const x = [10, 100, 220][k];
+          const x = [10, 110, 220][k]; // room for "độ chính xác" before the next
           make(svg, "rect", { x, y: y0 + 196, width: 14, height: 4, fill: color });
           text(svg, x + 18, y0 + 202, name, { "text-anchor": "start", "font-size": 11 });
         }
@@ -50,13 +51,15 @@
     d.patterns[i].forEach((layer, l) => layer.forEach((rows, h) => {
       const x = 10 + h * 176, y = 24 + l * 196;
       grid(g, x, y, 10, rows.map(row => rows.map((_, p) => (row[p] ?? 0) / 100)),
-        { title: `head ${l}.${h}` });
+        { title: t("head {name}", { name: `${l}.${h}` }) });
     }));
-    text(g, 178, 24 + 2 * 196 - 6, "queries down, keys across", { "font-size": 11 });
+    text(g, 178, 24 + 2 * 196 - 6, t("queries down, keys across"), { "font-size": 11 });
     const row = `${String(d.step[i]).padStart(4)}  ${f2(d.loss[i])}  ${f2(d.accuracy[i]).padStart(8)}  ` +
       `${all.slice(0, 4).join(" ")}    ${all.slice(4).join(" ")}`;
     return [narrow ? 346 : 676, narrow ? 470 + 420 : 466,
-      `step ${d.step[i]}: loss ${f2(d.loss[i])}, accuracy ${f2(d.accuracy[i])}`, [...header, row]];
+      t("step {step}: loss {loss}, accuracy {accuracy}",
+        { step: d.step[i], loss: f2(d.loss[i]), accuracy: f2(d.accuracy[i]) }),
+      [...header, row]];
   };
 };
 window.attnlit?.start();

@@ -1,0 +1,330 @@
+"""The translations (tools/i18n.py): each page holds its English page's code and outputs, writes
+its language's terms one way, and says when the English page has moved on; each language's
+site is laid out like the English one. What a reader sees of them is in tests/test_browser.py."""
+
+import ast
+import re
+import warnings
+from pathlib import Path
+
+import pytest
+
+import i18n
+import mkdocs_hooks
+import tangle
+
+ROOT = Path(__file__).resolve().parent.parent
+LANGUAGES = i18n.languages(ROOT)
+TRANSLATED = [(language, page) for language in LANGUAGES for page in i18n.pages(language, ROOT)]
+# The site's own words that a translation must give (mkdocs.<lang>.yml's extra.strings): the
+# English ones, and those only translations show.
+TRANSLATION_STRINGS = {"untranslated", "in_english", "stale_title", "stale", "stale_link", "widgets", "playground"}
+
+
+def dict_value(tree: ast.AST, key: str) -> ast.expr:
+    """What a dict literal of the code holds under `key`."""
+    return next(value for node in ast.walk(tree) if isinstance(node, ast.Dict)
+                for name, value in zip(node.keys, node.values) if isinstance(name, ast.Constant) and name.value == key)
+
+
+def assigned(tree: ast.AST, name: str) -> ast.expr:
+    """What the code assigns to `name`."""
+    return next(node.value for node in ast.walk(tree) if isinstance(node, ast.Assign)
+                and any(isinstance(target, ast.Name) and target.id == name for target in node.targets))
+
+
+# Words a widget takes from its data and shows through t(name): where its figure block writes
+# them, as literals. Chapter 5's ways, by their names; chapter 10's sequences, by theirs.
+DATA_WORDS = {
+    "mask": lambda tree: {way.elts[0].value for way in dict_value(tree, "ways").elts},
+    "heads": lambda tree: {key.value for key in assigned(tree, "cases").keys},
+}
+
+
+def widgets_words(page: str) -> dict[str, set[str]]:
+    """The words each kind of widget of an English page asks for: its script's, its data's."""
+    words = {}
+    for block in i18n.fenced_blocks((ROOT / "docs" / page).read_text(encoding="utf-8"), page):
+        kind = re.search(r'"kind": "([a-z]+)"', block.body) if block.marker == "figure" else None
+        if kind:
+            script = (ROOT / "docs" / "javascripts" / "widgets" / f"{kind[1]}.js").read_text(encoding="utf-8")
+            words[kind[1]] = {*mkdocs_hooks.ASKED.findall(script),
+                              *DATA_WORDS.get(kind[1], lambda _: ())(ast.parse(block.body))}
+    return words
+
+
+def test_the_words_widgets_take_from_their_data_are_found():
+    """Where DATA_WORDS looks, each such kind's page writes its words."""
+    found = {kind: words for page in i18n.english_pages(ROOT) for kind, words in widgets_words(page).items()}
+    assert set(DATA_WORDS) <= set(found)
+    assert {"0 before softmax (wrong)", "−∞ before softmax", "softmax, zero, renormalise"} <= found["mask"]
+    assert {"8 tokens, then the same 8", "16 random tokens"} <= found["heads"]
+
+
+def test_each_language_has_its_config_its_folder_and_its_glossary():
+    english = tangle.read_config(ROOT)
+    assert LANGUAGES == ["th", "vi"]
+    for language in LANGUAGES:
+        config = i18n.language_config(language, ROOT)
+        assert config["INHERIT"] == "mkdocs.yml"
+        assert (config["docs_dir"], config["site_dir"]) == (f"docs/{language}", f"site/{language}")
+        assert config["theme"] == {"language": language}
+        assert config["edit_uri"] == f"{english['edit_uri']}{language}/"
+        assert f"/{language}/" in english["exclude_docs"].split()
+        assert i18n.glossary(language, ROOT), f"docs/{language}/glossary.yml has no terms"
+        assert (i18n.docs_dir(language, ROOT) / "glossary.yml").exists()
+
+
+@pytest.mark.parametrize(("language", "page"), TRANSLATED)
+def test_a_translated_page_holds_the_english_code_and_outputs(language, page):
+    english = (ROOT / "docs" / page).read_text(encoding="utf-8")
+    translated = (i18n.docs_dir(language, ROOT) / page).read_text(encoding="utf-8")
+    assert i18n.identity_errors(english, translated, f"docs/{language}/{page}") == []
+    # Blocks were found (a parser that finds none would prove nothing), as many as in English.
+    assert len(i18n.fenced_blocks(translated, page)) == len(i18n.fenced_blocks(english, page)) > 0
+
+
+ENGLISH_PAGE = '''\
+# A page
+
+=== "A tab"
+
+    ```python
+    import torch
+
+    x = torch.ones(2)  # (1)!
+    print(x.sum())  # two ones
+    ```
+
+    1.  An annotation.
+
+    <!--pytest-codeblocks:expected-output-->
+    ```text
+    tensor(2.)
+    ```
+
+<!-- tangle: attnlit/toy.py -->
+```python
+words = ["Your", "journey"]
+```
+'''
+
+
+@pytest.mark.parametrize(("change", "says"), [
+    (("two ones", "deux uns"), None),  # a comment, translated
+    (("# A page", "# Une page"), None),  # prose
+    (("tensor(2.)", "tensor(2.0)"), "it differs from the English block"),
+    (("x.sum()", "x.mean()"), "its code differs at token 17: 'mean' where English has 'sum'"),
+    (('"journey"', '"voyage"'), "its code differs at token"),
+    (("  # (1)!", ""), "its annotation markers are [], the English block's ['1']"),
+    (("<!-- tangle: attnlit/toy.py -->\n", ""), "its marker is '', the English block's 'tangle: attnlit/toy.py'"),
+    (("```text", "```"), "its info is '', the English block's 'text'"),
+    (("    <!--pytest-codeblocks:expected-output-->\n", ""), "its marker is ''"),
+    (('=== "A tab"\n\n    ```python', "```python"), "its indent is 0, the English block's 4"),
+    (("```python\nwords", "```python\nimport torch\nwords"), "its code differs at token 1"),
+])
+def test_the_identity_test_sees_every_change_but_comments_and_prose(change, says):
+    translated = ENGLISH_PAGE.replace(*change)
+    assert translated != ENGLISH_PAGE
+    errors = i18n.identity_errors(ENGLISH_PAGE, translated, "x.md")
+    if says is None:
+        assert errors == []
+    else:
+        assert len(errors) == 1 and says in errors[0], errors
+
+
+def test_a_translated_page_with_a_block_less_fails():
+    translated = ENGLISH_PAGE[:ENGLISH_PAGE.index("<!-- tangle")]
+    assert i18n.identity_errors(ENGLISH_PAGE, translated, "x.md") == [
+        "x.md: 2 fenced blocks, the English page has 3"]
+
+
+def glossed(language: str) -> list[tuple[str, str]]:
+    """(where, text) of everything a language's readers see that its glossary governs: its
+    pages' prose, its nav's titles, its interface strings."""
+    config = i18n.language_config(language, ROOT)
+    found = [(f"docs/{language}/{page}", i18n.prose((i18n.docs_dir(language, ROOT) / page).read_text(encoding="utf-8")))
+             for page in i18n.pages(language, ROOT)]
+
+    def titles(item):
+        if isinstance(item, list):
+            return [title for value in item for title in titles(value)]
+        if isinstance(item, dict):
+            return [title for key, value in item.items() for title in [key, *titles(value)]]
+        return []
+
+    found.append((f"mkdocs.{language}.yml nav", "\n".join(titles(config["nav"]))))
+    strings = i18n.strings(language, ROOT)
+    found.append((f"mkdocs.{language}.yml strings", "\n".join(
+        [str(value) for key, value in strings.items() if key not in ("widgets", "playground")]
+        + list(strings["widgets"].values()) + list(strings["playground"].values()))))
+    return found
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_each_term_is_written_one_way(language):
+    terms = i18n.glossary(language, ROOT)
+    errors = [error for where, text in glossed(language) for error in i18n.glossary_errors(terms, text, where)]
+    assert errors == [], "\n".join(errors)
+
+
+THAI_TERMS = [i18n.Term("token", "token", ["โทเค็น"]), i18n.Term("context vector", "เวกเตอร์บริบท", ["context vector"])]
+
+
+@pytest.mark.parametrize(("text", "errors"), [
+    ("token ทุกตัว และ token อีกตัว", []),
+    ("token ทุกตัว และโทเค็นอีกตัว", ["x:1: 'โทเค็น' for 'token': this language writes 'token'"]),
+    ("เวกเตอร์บริบท (context vector) แล้ว\nเวกเตอร์บริบท อีกครั้ง", []),  # both, at the first use
+    ("context vector (เวกเตอร์บริบท) แล้วเวกเตอร์บริบท", []),
+    ("เวกเตอร์บริบท แล้ว\nเวกเตอร์บริบท (context vector)",  # both, but not at the first use
+     ["x:2: 'context vector' for 'context vector': this language writes 'เวกเตอร์บริบท'"]),
+    ("เวกเตอร์บริบท (context vector) แล้ว context vectors",
+     ["x:1: 'context vector' for 'context vector': this language writes 'เวกเตอร์บริบท'"]),
+    ("Tokens", []),
+])
+def test_a_term_written_two_ways_fails_but_the_first_use_may_give_both(text, errors):
+    assert i18n.glossary_errors(THAI_TERMS, text, "x") == errors
+
+
+def test_prose_leaves_out_code_formulas_links_and_markers():
+    page = ('---\ntranslated_from: "0"\n---\n\nโทเค็น `โทเค็น` $โทเค็น$ [a](โทเค็น.md)\n'
+            "<!-- figure: a caption about โทเค็น -->\n```python\n# โทเค็น\n```\n")
+    assert [line for line in i18n.prose(page).splitlines() if "โทเค็น" in line] == [
+        "โทเค็น                   [a            ", "             a caption about โทเค็น    "]
+
+
+def test_the_nav_of_each_language_lists_its_pages_in_the_english_order():
+    for language in LANGUAGES:
+        listed = [page for page in tangle.nav_pages(ROOT)]  # the English nav, as docs/... paths
+        config = i18n.language_config(language, ROOT)
+
+        def pages(item):
+            if isinstance(item, str):
+                return [item]
+            values = item if isinstance(item, list) else item.values()
+            return [page for value in values for page in pages(value)]
+
+        assert pages(config["nav"]) == i18n.pages(language, ROOT)
+        assert [f"docs/{page}" for page in i18n.pages(language, ROOT)] == [
+            page for page in listed if (i18n.docs_dir(language, ROOT) / page.removeprefix("docs/")).exists()]
+
+
+def test_a_translated_page_title_is_its_nav_title():
+    for language in LANGUAGES:
+        config = i18n.language_config(language, ROOT)
+
+        def labels(item):
+            if isinstance(item, list):
+                return [pair for value in item for pair in labels(value)]
+            return [pair for label, value in item.items()
+                    for pair in ([(label, value)] if isinstance(value, str) else labels(value))]
+
+        for label, page in labels(config["nav"]):
+            text = (i18n.docs_dir(language, ROOT) / page).read_text(encoding="utf-8")
+            heading = next(line for line in i18n.prose(text).splitlines() if line.startswith("# "))
+            assert label == heading.removeprefix("# ").strip(), f"{language}/{page}"
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_each_language_gives_every_string_its_widgets_and_playground_show(language):
+    english = i18n.strings(i18n.ENGLISH, ROOT)
+    strings = i18n.strings(language, ROOT)
+    assert set(strings) == set(english) | TRANSLATION_STRINGS
+    widgets = {kind: words for page in i18n.pages(language, ROOT) for kind, words in widgets_words(page).items()}
+    assert widgets, "no widget on a translated page: nothing to check"
+    asked = {"widgets": set().union(*widgets.values()), "playground": {
+        words for page in i18n.pages(language, ROOT)
+        for name in mkdocs_hooks.PLAYGROUND.findall((ROOT / "docs" / page).read_text(encoding="utf-8"))
+        for words in mkdocs_hooks.ASKED.findall(
+            (ROOT / "docs" / mkdocs_hooks.PLAYGROUND_JS.format(name)).read_text(encoding="utf-8"))}}
+    assert {"scores", "context vector"} <= asked["widgets"]
+    assert {"Start the model", "Heads off: {list}."} <= asked["playground"]
+    # Words a language keeps in English (query) need no entry; every other must have one.
+    kept = {term.english for term in i18n.glossary(language, ROOT) if term.use == term.english}
+    for part in ("widgets", "playground"):
+        assert asked[part] - kept <= set(strings[part]), f"{part}: {asked[part] - kept - set(strings[part])}"
+        for words, translated in strings[part].items():
+            assert re.findall(r"\{\w+\}", words) == re.findall(r"\{\w+\}", translated), words
+
+
+@pytest.mark.parametrize(("language", "page"), TRANSLATED)
+def test_a_translated_page_records_the_english_page_it_follows(language, page):
+    text = (i18n.docs_dir(language, ROOT) / page).read_text(encoding="utf-8")
+    assert re.search(rf'^{i18n.HASH_KEY}: "[0-9a-f]{{12}}"$', text, re.MULTILINE), "run tools/i18n.py stamp"
+
+
+@pytest.mark.filterwarnings("always:stale translations:UserWarning")
+def test_stale_translations_are_listed():
+    """A warning, not a failure: the page still holds the English code (the identity test),
+    and the built page says that its words follow an earlier English page."""
+    stale = {language: i18n.stale(language, ROOT) for language in LANGUAGES}
+    if any(stale.values()):
+        warnings.warn(f"stale translations (python tools/i18n.py status): {stale}", UserWarning)
+
+
+def test_a_page_goes_stale_when_its_english_page_changes_and_fresh_when_stamped(tmp_path):
+    (tmp_path / "docs" / "th").mkdir(parents=True)
+    (tmp_path / "mkdocs.yml").write_text(
+        "nav:\n  - a.md\nextra:\n  alternate:\n    - {lang: en}\n    - {lang: th}\n")
+    (tmp_path / "docs" / "a.md").write_text("# A\n", encoding="utf-8")
+    translated = tmp_path / "docs" / "th" / "a.md"
+    translated.write_text("# ก\n", encoding="utf-8")
+    assert i18n.stale("th", tmp_path) == ["a.md"]  # no hash yet
+    assert i18n.stamp(translated, tmp_path) == i18n.english_hash("a.md", tmp_path)
+    assert translated.read_text(encoding="utf-8").startswith(f'---\ntranslated_from: "{i18n.english_hash("a.md", tmp_path)}"\n---\n')
+    assert i18n.stale("th", tmp_path) == []
+    (tmp_path / "docs" / "a.md").write_text("# A, changed\n", encoding="utf-8")
+    assert i18n.stale("th", tmp_path) == ["a.md"]
+    i18n.stamp(translated, tmp_path)
+    assert i18n.stale("th", tmp_path) == [] and translated.read_text(encoding="utf-8").count(i18n.HASH_KEY) == 1
+
+
+def test_a_stale_page_says_so_and_links_the_english_page(monkeypatch):
+    monkeypatch.setattr(mkdocs_hooks.Build, "language", "th")
+    monkeypatch.setattr(mkdocs_hooks.Build, "strings", i18n.strings("th", ROOT))
+    current = i18n.english_hash("attention-without-weights.md", ROOT)
+    page = type("Page", (), {"file": type("File", (), {"src_uri": "attention-without-weights.md"}),
+                             "url": "attention-without-weights/", "meta": {i18n.HASH_KEY: current}})
+    content = "<h1>ก</h1><p>ข</p>"
+    assert mkdocs_hooks.stale_notice(content, page) == content
+    page.meta = {i18n.HASH_KEY: "000000000000"}
+    stale = mkdocs_hooks.stale_notice(content, page)
+    assert stale.startswith("<h1>ก</h1><div class=\"admonition info attnlit-stale\" data-search-exclude>")
+    assert '<a href="../../attention-without-weights/" hreflang="en">' in stale
+
+
+@pytest.mark.parametrize(("heading", "slug"), [
+    ("12. FlashAttention: exact attention without the n × n matrix",
+     "12-flashattention-exact-attention-without-the-n-n-matrix"),
+    ("Step 1: attention scores from dot products", "step-1-attention-scores-from-dot-products"),
+    ("ขั้นที่ 1: คะแนน attention จาก dot product", "ขั้นที่-1-คะแนน-attention-จาก-dot-product"),
+    ("Bước 1: điểm attention từ tích vô hướng", "bước-1-điểm-attention-từ-tích-vô-hướng"),
+])
+def test_anchors_keep_every_letter_with_its_marks(heading, slug):
+    assert mkdocs_hooks.slugify(heading, "-") == slug
+
+
+def test_english_anchors_are_markdowns_own():
+    """Every English heading keeps the anchor it had before the slugify of the translations."""
+    from markdown.extensions.toc import slugify
+
+    headings = [line.lstrip("#").strip() for path in tangle.english_docs(ROOT)
+                for line in i18n.prose(path.read_text(encoding="utf-8")).splitlines() if line.startswith("#")]
+    assert len(headings) > 100
+    assert [mkdocs_hooks.slugify(h, "-") for h in headings] == [slugify(h, "-") for h in headings]
+
+
+def test_thai_search_words_are_split_and_paired():
+    text = i18n.segmented("เวกเตอร์บริบทของ token ความยาว", "th")
+    assert text == "เวกเตอร์\u200bบริบท\u200bของ token ความ\u200bยาว"
+    assert i18n.compounds(text) == "เวกเตอร์บริบท ความยาว"  # not บริบทของ: ของ is a function word
+    assert i18n.segmented("vector ngữ cảnh", "vi") == "vector ngữ cảnh"
+
+
+@pytest.mark.parametrize(("language", "anchor"), [("th", "อินพุตของ-layer"), ("vi", "đầu-vào-của-một-lớp")])
+def test_a_link_into_a_translated_page_takes_its_translated_anchor(monkeypatch, language, anchor):
+    """Translators keep English anchors in links; the n-th heading of a page is the n-th of its
+    translation, so the build finds the translated one."""
+    monkeypatch.setattr(mkdocs_hooks.Build, "language", language)
+    line = "see [the input](checking-inputs.md#the-input-of-a-layer)."
+    assert mkdocs_hooks.english_links(line, "dropout.md") == f"see [the input](checking-inputs.md#{anchor})."

@@ -1,0 +1,359 @@
+"""The translations: the site in other languages, each page proven to hold the English code.
+
+The English pages (docs/) stay the only source: of the package, of every number. A page
+translated into a language (a code of mkdocs.yml's `extra.alternate`, e.g. th) is
+docs/<code>/<page>, at the same path as docs/<page>; mkdocs.<code>.yml (`INHERIT: mkdocs.yml`)
+builds the language's pages into site/<code>/. A translated page:
+
+- holds the English page's code blocks and printed outputs, in the same order: code equal token
+  by token once comments are removed (comments may be translated), everything else byte for
+  byte (`identity_errors`). So its code is never run again: it is the code that runs in English;
+- writes each term of its language's glossary (docs/<code>/glossary.yml) one way
+  (`glossary_errors`); the first use of a term on a page may give both forms, "A (B)";
+- records in its front matter the English page it was made from, as `translated_from: <hash>`
+  (`english_hash`). When the English page changes, the built page says so (tools/mkdocs_hooks.py)
+  until a translator brings it up to date and records the new hash (`stamp`).
+
+    python tools/i18n.py status                             # per language: done, missing, stale
+    python tools/i18n.py stamp th/attention-without-weights.md  # record the English page followed
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import re
+import sys
+import tokenize
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+sys.path.insert(0, str(Path(__file__).parent))
+from tangle import FENCE, FIGURE, MARKER, OUTPUT, fences, nav_pages  # noqa: E402
+from tangle import translations as languages  # noqa: E402, F401: the codes, from mkdocs.yml
+
+ROOT = Path(__file__).resolve().parent.parent
+ENGLISH = "en"
+HASH_KEY = "translated_from"
+FRONT_MATTER = re.compile(r"\A-{3}[ \t]*\n(.*?\n)?(?:-{3}|\.{3})[ \t]*\n", re.DOTALL)
+# Material's code annotations are comments, `# (1)!`: a translation keeps them, in order.
+ANNOTATION = re.compile(r"\((\d+)\)!")
+# Other marker comments that pytest-codeblocks reads above a fence.
+CODEBLOCKS = re.compile(r"^\s*<!--\s*pytest-codeblocks:[^>]*-->\s*$")
+# What is not prose on a page: fenced blocks are taken out first; then front matter, HTML
+# comments (a figure's caption is kept), inline code, formulas, link targets and HTML tags.
+NOT_PROSE = re.compile(
+    r"<!--.*?-->|(`+)(?!`).*?(?<!`)\1(?!`)|\$\$.*?\$\$|\$[^$\n]+\$|\]\([^)\s]*\)|<[^>\n]+>",
+    re.DOTALL,
+)
+FIGURE_COMMENT = re.compile(r"(<!--\s*figure:)(.*?)(-->)", re.DOTALL)
+LATIN = re.compile(r"[A-Za-z]")
+
+
+def docs_dir(language: str, root: Path = ROOT) -> Path:
+    return root / "docs" if language == ENGLISH else root / "docs" / language
+
+
+def config_file(language: str, root: Path = ROOT) -> Path:
+    return root / ("mkdocs.yml" if language == ENGLISH else f"mkdocs.{language}.yml")
+
+
+def language_config(language: str, root: Path = ROOT) -> dict:
+    """A language's own config file as plain data (what it adds to mkdocs.yml)."""
+
+    class Loader(yaml.SafeLoader):
+        pass
+
+    Loader.add_multi_constructor("", lambda loader, suffix, node: None)
+    return yaml.load(config_file(language, root).read_text(encoding="utf-8"), Loader=Loader)
+
+
+def strings(language: str, root: Path = ROOT) -> dict:
+    """The site's own interface strings in a language (its config's `extra.strings`)."""
+    return (language_config(language, root).get("extra") or {}).get("strings") or {}
+
+
+def is_translation(path: Path, root: Path = ROOT) -> bool:
+    """Whether a file under docs/ belongs to a translation."""
+    relative = path.resolve().relative_to((root / "docs").resolve())
+    return len(relative.parts) > 1 and relative.parts[0] in languages(root)
+
+
+def english_pages(root: Path = ROOT) -> list[str]:
+    """The English pages in nav order, relative to docs/ (index.md, labs/why-scale.py...)."""
+    return [page.removeprefix("docs/") for page in nav_pages(root)]
+
+
+def pages(language: str, root: Path = ROOT) -> list[str]:
+    """The pages translated into a language, in the English nav's order."""
+    folder = docs_dir(language, root)
+    return [page for page in english_pages(root) if (folder / page).exists()]
+
+
+def home(language: str, root: Path = ROOT) -> str | None:
+    """A language's first page: its home once translated, until then its first translated page."""
+    return next(iter(pages(language, root)), None)
+
+
+def english_hash(page: str, root: Path = ROOT) -> str:
+    """The English page docs/<page> as it is now: the first 12 hex digits of its SHA-256."""
+    text = (root / "docs" / page).read_text(encoding="utf-8").replace("\r\n", "\n")  # any checkout
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
+
+
+def front_matter(text: str) -> dict:
+    match = FRONT_MATTER.match(text)
+    return (yaml.safe_load(match[1] or "") or {}) if match else {}
+
+
+def recorded_hash(text: str) -> str | None:
+    """The hash of the English page that a translated page says it follows."""
+    value = front_matter(text).get(HASH_KEY)
+    return None if value is None else str(value)
+
+
+def stale(language: str, root: Path = ROOT) -> list[str]:
+    """The translated pages whose English page has changed since they were made."""
+    return [page for page in pages(language, root)
+            if recorded_hash((docs_dir(language, root) / page).read_text(encoding="utf-8"))
+            != english_hash(page, root)]
+
+
+def stamp(path: Path, root: Path = ROOT) -> str:
+    """Record in a translated page the hash of its English page as it is now; the hash."""
+    relative = path.resolve().relative_to((root / "docs").resolve())
+    page = Path(*relative.parts[1:]).as_posix()
+    digest, text = english_hash(page, root), path.read_text(encoding="utf-8")
+    line = f'{HASH_KEY}: "{digest}"\n'  # quoted: YAML would read 123456789012 as a number
+    match = FRONT_MATTER.match(text)
+    if match is None:
+        text = f"---\n{line}---\n\n{text}"
+    elif re.search(rf"^{HASH_KEY}:", match[0], re.MULTILINE):
+        text = re.sub(rf"^{HASH_KEY}:.*\n", line, text, count=1, flags=re.MULTILINE)
+    else:  # after the opening ---
+        first = text.index("\n") + 1
+        text = text[:first] + line + text[first:]
+    path.write_text(text, encoding="utf-8")
+    return digest
+
+
+@dataclass
+class Fenced:
+    """A fenced block of a page, as the identity test compares it."""
+
+    line: int  # of its opening fence, from 1
+    indent: int  # its nesting: in a tab or an admonition, 4 a level
+    info: str  # python, text, console...
+    marker: str  # the marker right above it that tools read: tangle, output, figure, ""
+    body: str  # without its indentation
+
+
+def marker_of(line: str) -> str:
+    """What a marker line means to the tools, whatever its words (a figure's caption)."""
+    tangled = MARKER.match(line)
+    if tangled:
+        return f"tangle: {tangled['module']}"
+    if line.strip() == OUTPUT:
+        return "expected output"
+    if FIGURE.match(line):
+        return "figure"
+    return line.strip() if CODEBLOCKS.match(line) else ""
+
+
+def fenced_blocks(text: str, name: str) -> list[Fenced]:
+    """Every top-level fenced block of a page, in order."""
+    lines = text.splitlines()
+    blocks = []
+    for start, end in fences(lines, name).items():
+        opening = FENCE.match(lines[start])
+        indent = len(opening["indent"])
+        body = "\n".join(line[indent:] for line in lines[start + 1:end])
+        above = lines[start - 1] if start else ""
+        blocks.append(Fenced(start + 1, indent, opening["info"].strip(), marker_of(above), body))
+    return blocks
+
+
+def code_tokens(code: str) -> tuple[list[tuple[str, str]], list[str]] | None:
+    """Python code as its tokens without comments and blank lines, and its annotation
+    markers (`# (1)!`) in order; None if it does not tokenize."""
+    kept, annotations = [], []
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(code + "\n").readline):
+            if token.type == tokenize.COMMENT:
+                annotations += ANNOTATION.findall(token.string)
+            elif token.type not in (tokenize.NL, tokenize.ENCODING):
+                kept.append((tokenize.tok_name[token.type], token.string))
+    except (tokenize.TokenError, SyntaxError):
+        return None
+    return kept, annotations
+
+
+def block_difference(english: Fenced, translated: Fenced) -> str | None:
+    """Why a translated block is not the English one, or None if it is."""
+    for what in ("info", "marker", "indent"):
+        if getattr(english, what) != getattr(translated, what):
+            return f"its {what} is {getattr(translated, what)!r}, the English block's {getattr(english, what)!r}"
+    if english.info == "python":
+        ours, theirs = code_tokens(english.body), code_tokens(translated.body)
+        if ours is not None and theirs is not None:
+            if ours[0] != theirs[0]:
+                at = next((i for i, (a, b) in enumerate(zip(ours[0], theirs[0])) if a != b),
+                          min(len(ours[0]), len(theirs[0])))
+                got = theirs[0][at][1] if at < len(theirs[0]) else "the end"
+                want = ours[0][at][1] if at < len(ours[0]) else "the end"
+                return f"its code differs at token {at + 1}: {got!r} where English has {want!r}"
+            if ours[1] != theirs[1]:
+                return f"its annotation markers are {theirs[1]}, the English block's {ours[1]}"
+            return None
+    if english.body != translated.body:
+        line = next((i for i, (a, b) in enumerate(zip(english.body.splitlines(), translated.body.splitlines()))
+                     if a != b), None)
+        return f"it differs from the English block (at its line {line + 1 if line is not None else 'count'})"
+    return None
+
+
+def identity_errors(english: str, translated: str, name: str) -> list[str]:
+    """Where a translated page's code blocks and outputs are not the English page's."""
+    ours, theirs = fenced_blocks(english, name), fenced_blocks(translated, name)
+    errors = [f"{name}:{block.line}: block {i + 1} ({block.info or 'no language'}): {why}"
+              for i, (english_block, block) in enumerate(zip(ours, theirs))
+              if (why := block_difference(english_block, block))]
+    if len(ours) != len(theirs):
+        errors.append(f"{name}: {len(theirs)} fenced blocks, the English page has {len(ours)}")
+    return errors
+
+
+def prose(text: str) -> str:
+    """A page's running text: no front matter, code, formulas, links' targets or markup.
+
+    Lines keep their places (each removed part becomes spaces or its newlines), so that an
+    offset in the prose is an offset in the page.
+    """
+    blank = lambda match: re.sub(r"[^\n]", " ", match[0])  # noqa: E731
+    text = FRONT_MATTER.sub(blank, text)
+    lines = text.splitlines(keepends=True)
+    for start, end in fences([line.rstrip("\n") for line in lines], "page").items():
+        for i in range(start, end + 1):
+            lines[i] = "\n"
+    text = FIGURE_COMMENT.sub(lambda match: " " * len(match[1]) + match[2] + " " * len(match[3]), "".join(lines))
+    return NOT_PROSE.sub(blank, text)
+
+
+@dataclass
+class Term:
+    english: str
+    use: str  # how the language writes it
+    avoid: list[str]  # other renderings seen or likely, which its pages must not use
+
+
+def glossary(language: str, root: Path = ROOT) -> list[Term]:
+    """A language's glossary (docs/<code>/glossary.yml)."""
+    entries = yaml.safe_load((docs_dir(language, root) / "glossary.yml").read_text(encoding="utf-8"))
+    return [Term(entry["en"], entry["use"], list(entry.get("not") or [])) for entry in entries["terms"]]
+
+
+def occurrences(form: str, text: str) -> list[tuple[int, int]]:
+    """Where a form of a term occurs: Latin words whole (any case, plural -s too), any
+    other script wherever its letters are (Thai writes no spaces between words)."""
+    if LATIN.search(form):
+        pattern = rf"(?<![\w-]){re.escape(form)}(?:s|es)?(?![\w-])"
+        return [match.span() for match in re.finditer(pattern, text, re.IGNORECASE)]
+    return [match.span() for match in re.finditer(re.escape(form), text)]
+
+
+def glossary_errors(terms: list[Term], text: str, name: str) -> list[str]:
+    """Each place where a term is rendered otherwise than the glossary's way.
+
+    The first use of a term on a page may give both forms, one in brackets after the other:
+    "เวกเตอร์บริบท (context vector)".
+    """
+    errors = []
+    for term in terms:
+        found = sorted([(*span, form, form == term.use)
+                        for form in [term.use, *term.avoid] for span in occurrences(form, text)])
+        # Where forms overlap (a rendering that holds another), keep the longest.
+        found = [f for f in found if not any(o is not f and o[0] <= f[0] and f[1] <= o[1]
+                                              and (o[1] - o[0]) > (f[1] - f[0]) for o in found)]
+        if not any(not used for *_, used in found):
+            continue
+        first, both = found[0], set()
+        for other in found[1:2]:
+            between = text[first[1]:other[0]]
+            if first[3] != other[3] and re.fullmatch(r"\s*\(\s*", between) \
+                    and re.match(r"\s*\)", text[other[1]:]):
+                both = {first[0], other[0]}
+        for start, _, form, used in found:
+            if not used and start not in both:
+                line = text.count("\n", 0, start) + 1
+                errors.append(f"{name}:{line}: {form!r} for {term.english!r}: "
+                              f"this language writes {term.use!r}")
+    return errors
+
+
+def glossary_errors_of_page(language: str, page: str, root: Path = ROOT) -> list[str]:
+    text = (docs_dir(language, root) / page).read_text(encoding="utf-8")
+    return glossary_errors(glossary(language, root), prose(text), f"docs/{language}/{page}")
+
+
+# Languages written without spaces between words. Material's search splits the index's text at
+# its separator only, so that a Thai run of words would be one term, found from its first
+# letters only. The Thai site's index gets a zero-width space (which the separator splits at,
+# and a preview does not show) between the words that PyThaiNLP finds (`segmented`); and, in a
+# field of its own that no preview shows, each two words that follow each other, run together
+# (`compounds`): a reader types "ความยาว" (length) or "เวกเตอร์บริบท" (context vector) as one
+# word, where PyThaiNLP's dictionary finds two.
+SEGMENTED = {"th"}
+THAI_RUN = re.compile(r"[\u0e00-\u0e7f]+")
+WORD_BREAK = "\u200b"
+
+
+def segmented(text: str, language: str) -> str:
+    """Text with a zero-width space between the words of each run of Thai letters."""
+    if language != "th":
+        return text
+    from pythainlp.tokenize import word_tokenize
+
+    return THAI_RUN.sub(lambda run: WORD_BREAK.join(word_tokenize(run[0], engine="newmm")), text)
+
+
+# Thai function words (particles, prepositions, conjunctions) that no searched compound
+# starts or ends with. PyThaiNLP's stop words are too many: they hold ยาว and ความ, which make
+# ความยาว.
+FUNCTION_WORDS = frozenset("ของ ที่ และ ใน เป็น ให้ กับ จาก ว่า ซึ่ง จะ แล้ว ก็ หรือ แต่ ถ้า เมื่อ "
+                           "โดย ด้วย นี้ นั้น คือ".split())
+
+
+def compounds(text: str) -> str:
+    """Each two words of a segmented text that follow each other in a run, run together, once:
+    what a reader types as one word (เวกเตอร์บริบท, ความยาว). Pairs with a function word
+    (บริบทของ) are left out: nobody searches for them, and they were a fifth of the index."""
+    pairs = []
+    for run in re.findall(rf"[\u0e00-\u0e7f{WORD_BREAK}]+", text):
+        words = [word for word in run.split(WORD_BREAK) if word]
+        pairs += [first + second for first, second in zip(words, words[1:])
+                  if first not in FUNCTION_WORDS and second not in FUNCTION_WORDS]
+    return " ".join(dict.fromkeys(pairs))
+
+
+def main(argv: list[str], root: Path = ROOT) -> int:
+    if argv[:1] == ["status"] and len(argv) == 1:
+        english = english_pages(root)
+        for language in languages(root):
+            done, old = pages(language, root), stale(language, root)
+            print(f"{language}: {len(done)} of {len(english)} pages translated, {len(old)} stale")
+            for page in english:
+                state = "missing" if page not in done else "stale" if page in old else "up to date"
+                print(f"  {page}: {state}")
+        return 0
+    if argv[:1] == ["stamp"] and len(argv) == 2:
+        path = root / "docs" / argv[1]
+        print(f"{argv[1]}: {HASH_KEY}: {stamp(path, root)}")
+        return 0
+    print(__doc__, file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
