@@ -38,8 +38,11 @@ def session(*args: str, tmp: Path) -> tuple[subprocess.Popen, str]:
     """A pytest session whose processes carry a tag and whose temporary files go into tmp."""
     tag = f"ATTNLIT_TEST_TAG={uuid.uuid4().hex}"
     env = dict(os.environ, ATTNLIT_TEST_TAG=tag.split("=")[1], TMPDIR=str(tmp))
+    # Ctrl-C reaches the session as it would from a terminal: a shell that runs this suite in
+    # the background (`... &`) ignores SIGINT, and the session would inherit that.
     process = subprocess.Popen([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *args],
-                               cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+                               cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     return process, tag
 
 
