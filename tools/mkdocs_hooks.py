@@ -282,20 +282,19 @@ def figure(caption: str, fence: list[str], key: str, url: str = "",
     if english is not None and i18n.code_tokens(english) == i18n.code_tokens(code):
         code = english  # a translated page's figure: the English code, whatever its comments say
     svg, widget = draw(code, key)
-    if widget is not None and Build.language != i18n.ENGLISH:  # the widget's words, translated
-        data = json.loads(widget)
-        widget = json.dumps({**data, "strings": widget_strings(data)},
-                            allow_nan=False, separators=(",", ":"), ensure_ascii=False)
     # (A figure of panels is a <div> of <svg>s: the <div> is the image.)
     svgs[key] = re.sub("^<(svg|div) ", rf'<\1 role="img" aria-labelledby="{caption_id}" ', svg, count=1)
     kind = ""
     if widget is not None:
         data = json.loads(widget)
+        if Build.language != i18n.ENGLISH:  # the widget's words, translated
+            data["strings"] = widget_strings(data)
         if "fetched" in data:
             text = json.dumps(data["fetched"], allow_nan=False, separators=(",", ":"))
             path = FETCHED.format(hashlib.sha1(text.encode()).hexdigest()[:12])
             fetched[path] = text
-            widget = json.dumps({**data, "fetched": get_relative_url(path, url)}, separators=(",", ":"))
+            data["fetched"] = get_relative_url(path, url)
+        widget = json.dumps(data, allow_nan=False, separators=(",", ":"), ensure_ascii=False)
         svgs[key] += f'\n<div class="attnlit-data" hidden>{html.escape(widget, quote=False)}</div>'
         kind = f' data-widget="{html.escape(data["kind"])}"'
     return [
@@ -518,7 +517,7 @@ def on_page_content(content: str, page, **kwargs) -> str:
     kinds = dict.fromkeys(WIDGET_KIND.findall(content))  # in order, once each
     scripts = [WIDGETS_JS, *map(KIND_JS.format, kinds)] if kinds else []
     if Build.language != i18n.ENGLISH and Build.strings.get("playground"):  # its words, translated
-        words = json.dumps(Build.strings["playground"], ensure_ascii=False, separators=(",", ":"))
+        words = json.dumps(said("playground"), ensure_ascii=False, separators=(",", ":"))
         content = PLAYGROUND.sub(lambda match: f'{match[0]} data-strings="{html.escape(words)}"', content)
     for name in dict.fromkeys(PLAYGROUND.findall(content)):
         if not (ROOT / "docs" / PLAYGROUND_JS.format(name)).exists():
@@ -537,7 +536,7 @@ def on_page_content(content: str, page, **kwargs) -> str:
         here = language_url(Build.language) + page.url
         content = ENGLISH_HREF.sub(lambda match: (
             f'<a href="{get_relative_url(page_url(match[1]) or ".", here)}{match[2] or ""}" hreflang="en">'
-            f'{match[3]}</a> ({html.escape(Build.strings["in_english"])})'), content)
+            f'{match[3]}</a> ({html.escape(said("in_english"))})'), content)
     return MATH.sub(to_mathml, content)
 
 
@@ -549,9 +548,9 @@ def stale_notice(content: str, page) -> str:
         return content
     english = get_relative_url(page_url(page.file.src_uri) or ".", language_url(Build.language) + page.url)
     notice = (f'<div class="admonition info attnlit-stale" data-search-exclude>'
-              f'<p class="admonition-title">{html.escape(Build.strings["stale_title"])}</p>'
-              f'<p>{html.escape(Build.strings["stale"])} <a href="{english}" hreflang="en">'
-              f'{html.escape(Build.strings["stale_link"])}</a></p></div>')
+              f'<p class="admonition-title">{html.escape(said("stale_title"))}</p>'
+              f'<p>{html.escape(said("stale"))} <a href="{english}" hreflang="en">'
+              f'{html.escape(said("stale_link"))}</a></p></div>')
     end = content.find("</h1>")
     return content[:end + 5] + notice + content[end + 5:] if end >= 0 else notice + content
 
