@@ -111,6 +111,7 @@ def on_config(config, **kwargs):
     its logo leads to its first page while its home is not translated.
     """
     Build.language, Build.strings = config.theme["language"], config.extra.get("strings") or {}
+    heading_anchors.cache_clear()  # `mkdocs serve` rebuilds in one process: headings may have changed
     plugin = config.plugins.get("mkdocs-jupyter")
     if plugin is not None:
         # A folder per language: at its end, a build deletes the cached labs it did not use.
