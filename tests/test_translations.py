@@ -143,7 +143,7 @@ def glossed(language: str) -> list[tuple[str, str]]:
     """(where, text) of everything a language's readers see that its glossary governs: its
     pages' prose, its nav's titles, its interface strings."""
     config = i18n.language_config(language, ROOT)
-    found = [(f"docs/{language}/{page}", i18n.prose((i18n.docs_dir(language, ROOT) / page).read_text(encoding="utf-8")))
+    found = [(f"docs/{language}/{page}", i18n.prose((i18n.docs_dir(language, ROOT) / page).read_text(encoding="utf-8"), page))
              for page in i18n.pages(language, ROOT)]
 
     def titles(item):
@@ -221,7 +221,7 @@ def test_a_translated_page_title_is_its_nav_title():
 
         for label, page in labels(config["nav"]):
             text = (i18n.docs_dir(language, ROOT) / page).read_text(encoding="utf-8")
-            heading = next(line for line in i18n.prose(text).splitlines() if line.startswith("# "))
+            heading = next(line for line in i18n.prose(text, page).splitlines() if line.startswith("# "))
             assert label == heading.removeprefix("# ").strip(), f"{language}/{page}"
 
 
@@ -250,7 +250,7 @@ def test_each_language_gives_every_string_its_widgets_and_playground_show(langua
 @pytest.mark.parametrize(("language", "page"), TRANSLATED)
 def test_a_translated_page_records_the_english_page_it_follows(language, page):
     text = (i18n.docs_dir(language, ROOT) / page).read_text(encoding="utf-8")
-    assert re.search(rf'^{i18n.HASH_KEY}: "[0-9a-f]{{12}}"$', text, re.MULTILINE), "run tools/i18n.py stamp"
+    assert re.fullmatch("[0-9a-f]{12}", i18n.recorded_hash(text, page) or ""), "run tools/i18n.py stamp"
 
 
 @pytest.mark.filterwarnings("always:stale translations:UserWarning")
@@ -275,6 +275,74 @@ def test_a_page_goes_stale_when_its_english_page_changes_and_fresh_when_stamped(
     assert i18n.stale("th", tmp_path) == []
     (tmp_path / "docs" / "a.md").write_text("# A, changed\n", encoding="utf-8")
     assert i18n.stale("th", tmp_path) == ["a.md"]
+    i18n.stamp(translated, tmp_path)
+    assert i18n.stale("th", tmp_path) == [] and translated.read_text(encoding="utf-8").count(i18n.HASH_KEY) == 1
+
+
+ENGLISH_LAB = """\
+# %% [markdown]
+# # Lab: a lab
+#
+# Some prose about a token.
+#
+# ```text
+# a block in a markdown cell
+# ```
+
+# %%
+import torch
+
+x = torch.ones(2)  # two ones
+print(x.sum())
+
+# %% [markdown]
+# ## More
+
+# %%
+print("done")
+"""
+
+
+@pytest.mark.parametrize(("change", "says"), [
+    (("two ones", "สองตัว"), None),  # a comment
+    (("Some prose about a token.", "ร้อยแก้ว token"), None),  # a markdown cell
+    (("x.sum()", "x.mean()"), "docs/th/labs/a.py:10: block 2 (python): its code differs at token 17: 'mean' where English has 'sum'"),
+    (('"done"', '"เสร็จ"'), "docs/th/labs/a.py:19: block 3 (python): its code differs at token 3"),
+    (("a block in", "บล็อกใน"), "docs/th/labs/a.py:6: block 1 (text): it differs from the English block (at its line 1)"),
+    (("# %%\nprint", "# %% [markdown]\n# print"), "docs/th/labs/a.py: 2 fenced blocks, the English page has 3"),
+])
+def test_a_translated_lab_holds_the_english_code_cells(change, says):
+    errors = i18n.identity_errors(ENGLISH_LAB, ENGLISH_LAB.replace(*change), "docs/th/labs/a.py")
+    assert [error[:len(says)] for error in errors] == ([says] if says else [])
+
+
+def test_a_labs_prose_is_its_markdown_cells():
+    prose = i18n.prose(ENGLISH_LAB.replace("two ones", "two tokens"), "labs/a.py").splitlines()
+    assert [line for line in prose if line.strip()] == ["# Lab: a lab", "Some prose about a token.", "## More"]
+    assert prose[3] == "Some prose about a token."  # in its line: an error names the page's line
+
+
+def test_a_lab_records_the_english_lab_it_follows_in_its_jupytext_header(tmp_path):
+    import jupytext
+
+    (tmp_path / "docs" / "th" / "labs").mkdir(parents=True)
+    (tmp_path / "docs" / "labs").mkdir()
+    (tmp_path / "mkdocs.yml").write_text(
+        "nav:\n  - labs/a.py\nextra:\n  alternate:\n    - {lang: en}\n    - {lang: th}\n")
+    (tmp_path / "docs" / "labs" / "a.py").write_text(ENGLISH_LAB, encoding="utf-8")
+    translated = tmp_path / "docs" / "th" / "labs" / "a.py"
+    translated.write_text(ENGLISH_LAB.replace("Some prose", "ร้อยแก้ว"), encoding="utf-8")
+    assert i18n.stale("th", tmp_path) == ["labs/a.py"]
+    digest = i18n.stamp(translated, tmp_path)
+    text = translated.read_text(encoding="utf-8")
+    assert text.startswith(f'# ---\n# jupyter:\n#   translated_from: "{digest}"\n# ---\n\n# %% [markdown]\n')
+    assert i18n.stale("th", tmp_path) == [] and i18n.recorded_hash(text, "labs/a.py") == digest
+    notebook = jupytext.reads(text, fmt="py:percent")  # the header is metadata, not a cell
+    assert [cell.cell_type for cell in notebook.cells] == ["markdown", "code", "markdown", "code"]
+    assert notebook.metadata["translated_from"] == digest
+    assert i18n.identity_errors(ENGLISH_LAB, text, "labs/a.py") == []
+    (tmp_path / "docs" / "labs" / "a.py").write_text(ENGLISH_LAB + "\n# %%\nprint(2)\n", encoding="utf-8")
+    assert i18n.stale("th", tmp_path) == ["labs/a.py"]
     i18n.stamp(translated, tmp_path)
     assert i18n.stale("th", tmp_path) == [] and translated.read_text(encoding="utf-8").count(i18n.HASH_KEY) == 1
 

@@ -7,11 +7,13 @@ builds the language's pages into site/<code>/. A translated page:
 
 - holds the English page's code blocks and printed outputs, in the same order: code equal token
   by token once comments are removed (comments may be translated), everything else byte for
-  byte (`identity_errors`). So its code is never run again: it is the code that runs in English;
+  byte (`identity_errors`). So its code is never run again: it is the code that runs in English.
+  A lab (docs/labs/*.py, a jupytext percent script) holds the English code cells likewise; its
+  markdown cells are its prose;
 - writes each term of its language's glossary (docs/<code>/glossary.yml) one way
   (`glossary_errors`); the first use of a term on a page may give both forms, "A (B)";
 - records in its front matter the English page it was made from, as `translated_from: <hash>`
-  (`english_hash`). When the English page changes, the built page says so (tools/mkdocs_hooks.py)
+  (`english_hash`); a lab, a percent script, in its jupytext header. When the English page changes, the built page says so (tools/mkdocs_hooks.py)
   until a translator brings it up to date and records the new hash (`stamp`).
 
     python tools/i18n.py status                             # per language: done, missing, stale
@@ -25,7 +27,7 @@ import io
 import re
 import sys
 import tokenize
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import yaml
@@ -108,16 +110,37 @@ def front_matter(text: str) -> dict:
     return (yaml.safe_load(match[1] or "") or {}) if match else {}
 
 
-def recorded_hash(text: str) -> str | None:
+# A lab's jupytext header: YAML in comments, above its first cell; `jupyter:` is its notebook's
+# metadata, where a translated lab records the English lab it follows.
+LAB_HEADER = re.compile(r"\A# ---[ \t]*\n((?:#.*\n)*?)# ---[ \t]*\n")
+# A cell of a percent script starts at `# %%`, a markdown cell at `# %% [markdown]`.
+CELL = re.compile(r"^# %%(?P<markdown>[ \t]+\[markdown\])?(?:[ \t].*)?$")
+
+
+def is_lab(page: str) -> bool:
+    return page.endswith(".py")
+
+
+def lab_header(text: str) -> dict:
+    match = LAB_HEADER.match(text)
+    if match is None:
+        return {}
+    return yaml.safe_load(re.sub(r"^# ?", "", match[1], flags=re.MULTILINE)) or {}
+
+
+def recorded_hash(text: str, page: str = "page.md") -> str | None:
     """The hash of the English page that a translated page says it follows."""
-    value = front_matter(text).get(HASH_KEY)
+    if is_lab(page):
+        value = (lab_header(text).get("jupyter") or {}).get(HASH_KEY)
+    else:
+        value = front_matter(text).get(HASH_KEY)
     return None if value is None else str(value)
 
 
 def stale(language: str, root: Path = ROOT) -> list[str]:
     """The translated pages whose English page has changed since they were made."""
     return [page for page in pages(language, root)
-            if recorded_hash((docs_dir(language, root) / page).read_text(encoding="utf-8"))
+            if recorded_hash((docs_dir(language, root) / page).read_text(encoding="utf-8"), page)
             != english_hash(page, root)]
 
 
@@ -127,6 +150,13 @@ def stamp(path: Path, root: Path = ROOT) -> str:
     page = Path(*relative.parts[1:]).as_posix()
     digest, text = english_hash(page, root), path.read_text(encoding="utf-8")
     line = f'{HASH_KEY}: "{digest}"\n'  # quoted: YAML would read 123456789012 as a number
+    if is_lab(page):
+        header = lab_header(text)
+        if set(header) - {"jupyter"} or set(header.get("jupyter") or {}) - {HASH_KEY}:
+            raise ValueError(f"{path}: its jupytext header holds more than {HASH_KEY}: {header}")
+        text = LAB_HEADER.sub("", text).lstrip("\n")
+        path.write_text(f"# ---\n# jupyter:\n#   {line}# ---\n\n{text}", encoding="utf-8")
+        return digest
     match = FRONT_MATTER.match(text)
     if match is None:
         text = f"---\n{line}---\n\n{text}"
@@ -162,8 +192,31 @@ def marker_of(line: str) -> str:
     return line.strip() if CODEBLOCKS.match(line) else ""
 
 
+def lab_cells(text: str) -> list[tuple[int, bool, list[str]]]:
+    """A lab's cells, in order: the line of each one's `# %%` (from 1), whether it is
+    markdown, and its lines (a markdown cell's without their `# `)."""
+    cells = []
+    for number, line in enumerate(LAB_HEADER.sub(lambda m: "\n" * m[0].count("\n"), text).splitlines(), 1):
+        found = CELL.match(line)
+        if found:
+            cells.append((number, bool(found["markdown"]), []))
+        elif cells:
+            cells[-1][2].append(re.sub(r"^# ?", "", line) if cells[-1][1] else line)
+    return cells
+
+
 def fenced_blocks(text: str, name: str) -> list[Fenced]:
-    """Every top-level fenced block of a page, in order."""
+    """Every top-level fenced block of a page, in order; a lab's code cells are blocks, and
+    so are the fenced blocks of its markdown cells."""
+    if is_lab(name):
+        blocks = []
+        for line, markdown, rows in lab_cells(text):
+            if markdown:
+                blocks += [replace(block, line=line + block.line)
+                           for block in fenced_blocks("\n".join(rows), "cell.md")]
+            else:
+                blocks.append(Fenced(line, 0, "python", "", "\n".join(rows).strip("\n")))
+        return blocks
     lines = text.splitlines()
     blocks = []
     for start, end in fences(lines, name).items():
@@ -225,13 +278,20 @@ def identity_errors(english: str, translated: str, name: str) -> list[str]:
     return errors
 
 
-def prose(text: str) -> str:
-    """A page's running text: no front matter, code, formulas, links' targets or markup.
+def prose(text: str, name: str = "page.md") -> str:
+    """A page's running text: no front matter, code, formulas, links' targets or markup; a
+    lab's markdown cells.
 
     Lines keep their places (each removed part becomes spaces or its newlines), so that an
     offset in the prose is an offset in the page.
     """
     blank = lambda match: re.sub(r"[^\n]", " ", match[0])  # noqa: E731
+    if is_lab(name):  # its markdown cells, each line in its place
+        lines = [""] * len(text.splitlines())
+        for line, markdown, rows in lab_cells(text):
+            if markdown:
+                lines[line:line + len(rows)] = rows
+        text = "\n".join(lines) + "\n"
     text = FRONT_MATTER.sub(blank, text)
     lines = text.splitlines(keepends=True)
     for start, end in fences([line.rstrip("\n") for line in lines], "page").items():
@@ -294,7 +354,7 @@ def glossary_errors(terms: list[Term], text: str, name: str) -> list[str]:
 
 def glossary_errors_of_page(language: str, page: str, root: Path = ROOT) -> list[str]:
     text = (docs_dir(language, root) / page).read_text(encoding="utf-8")
-    return glossary_errors(glossary(language, root), prose(text), f"docs/{language}/{page}")
+    return glossary_errors(glossary(language, root), prose(text, page), f"docs/{language}/{page}")
 
 
 # Languages written without spaces between words. Material's search splits the index's text at
