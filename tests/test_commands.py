@@ -1,6 +1,7 @@
 """The four commands refuse nonsense before any work, and import where `resource` does not exist."""
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -75,6 +76,22 @@ def test_every_option_says_what_it_is(command):
     assert len(actions) > 5
     for action in actions:
         assert action.help and len(action.help) > 10, action.option_strings
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_a_help_text_states_the_real_default(command):
+    """What `--help` says an option's default is, is the value the option gets."""
+    stated = 0
+    for action in COMMANDS[command].options()._actions:
+        said = re.search(r"\(default: ([^)]*)\)", action.help % {**vars(action), "prog": command})
+        if said is None or action.dest == "device":  # the device's depends on the machine
+            continue
+        default = action.default
+        shown = (" ".join(map(str, default)) if isinstance(default, list)
+                 else f"./{default}" if isinstance(default, Path) else str(default))
+        assert said[1] == shown, f"{action.option_strings}: help says {said[1]!r}, default {shown!r}"
+        stated += 1
+    assert stated >= 4
 
 
 @pytest.mark.parametrize("command", COMMANDS)

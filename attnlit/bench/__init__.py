@@ -399,7 +399,7 @@ def benchmark_parser(prog: str, description: str, sizes: list[int],
                              "is kept (default: %(default)s)")
     if threads:
         parser.add_argument("--threads", type=at_least(1), default=1,
-                            help="PyTorch's CPU threads (default: 1)")
+                            help="PyTorch's CPU threads (default: %(default)s)")
     if memory:
         parser.add_argument("--no-memory", dest="memory", action="store_false",
                             help="leave peak memory out (it is measured in a "

@@ -222,9 +222,9 @@ def options() -> argparse.ArgumentParser:
                         help="transformer blocks (default: %(default)s)")
     parser.add_argument("--seed", type=at_least(0), default=0,
                         help="seed of the weights, the batches and the test "
-                             "(default: 0)")
+                             "(default: %(default)s)")
     parser.add_argument("--threads", type=at_least(1), default=1,
-                        help="PyTorch's CPU threads (default: 1)")
+                        help="PyTorch's CPU threads (default: %(default)s)")
     parser.add_argument("--every", type=at_least(1), default=25,
                         help="steps from one snapshot to the next (default: "
                              "%(default)s)")
