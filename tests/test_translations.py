@@ -6,6 +6,7 @@ import ast
 import re
 import warnings
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -400,3 +401,33 @@ def test_a_link_into_a_translated_page_takes_its_translated_anchor(monkeypatch, 
     monkeypatch.setattr(mkdocs_hooks.Build, "language", language)
     line = "see [the input](checking-inputs.md#the-input-of-a-layer)."
     assert mkdocs_hooks.english_links(line, "dropout.md") == f"see [the input](checking-inputs.md#{anchor})."
+
+
+def test_on_a_page_not_translated_the_selector_says_so_and_leads_to_the_languages_first_page(monkeypatch, tmp_path):
+    """Every page is translated today; the next English page is not, until a translator comes.
+    Its selector (overrides/partials/alternate.html, rendered here as Material would) offers
+    each language's first page, with the language's note."""
+    import jinja2
+
+    monkeypatch.setattr(mkdocs_hooks.Build, "language", i18n.ENGLISH)
+    monkeypatch.setattr(mkdocs_hooks.Build, "alternate", tangle.read_config(ROOT)["extra"]["alternate"])
+    translated = mkdocs_hooks.alternates("attention-without-weights.md", "attention-without-weights/")
+    assert [entry["missing"] for entry in translated] == [None] * (1 + len(LANGUAGES))
+    docs_dir = i18n.docs_dir
+    (tmp_path / "a-new-chapter.md").write_text("# A new chapter\n", encoding="utf-8")
+    monkeypatch.setattr(i18n, "docs_dir", lambda language, root=ROOT: tmp_path if language == i18n.ENGLISH
+                        else docs_dir(language, root))
+    entries = mkdocs_hooks.alternates("a-new-chapter.md", "a-new-chapter/")
+    assert [entry["lang"] for entry in entries] == [i18n.ENGLISH, *LANGUAGES]
+    assert entries[0] == {"name": "English", "lang": "en", "href": "./", "current": True, "missing": None}
+    for entry, language in zip(entries[1:], LANGUAGES):
+        assert entry["href"] == f"../{language}/{mkdocs_hooks.page_url(i18n.home(language, ROOT))}"
+        assert entry["missing"] == i18n.strings(language, ROOT)["untranslated"] and not entry["current"]
+    partial = (ROOT / "overrides" / "partials" / "alternate.html").read_text(encoding="utf-8")
+    environment = jinja2.Environment(loader=jinja2.DictLoader({"alternate.html": partial, ".icons/material/translate.svg": "<svg></svg>"}))
+    shown = environment.get_template("alternate.html").render(
+        attnlit_languages=entries, lang=SimpleNamespace(t=lambda key: "Select language"),
+        config=SimpleNamespace(theme=SimpleNamespace(icon=SimpleNamespace(alternate=None))))
+    links = re.findall(r'<a href="([^"]*)" hreflang="(\w+)"[^>]*>\s*(.*?)\s*</a>', shown, re.DOTALL)
+    assert links == [(entry["href"], entry["lang"], entry["name"] + (f"<small>{entry['missing']}</small>" if entry["missing"] else ""))
+                     for entry in entries]
