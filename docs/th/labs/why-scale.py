@@ -6,10 +6,10 @@
 # %% [markdown]
 # # แล็บ: ทำไมต้องสเกล
 #
-# บทที่ 4 ให้เหตุผลว่าต้องหารคะแนนด้วย $\sqrt{c}$: dot product ของเวกเตอร์สองตัว
-# ที่มีสมาชิกอิสระต่อกัน $c$ ตัว แต่ละตัวมีความแปรปรวน 1 จะมีความแปรปรวน $c$
+# บทที่ 4 ให้เหตุผลว่าต้องหารคะแนนด้วย $\sqrt{c}$: dot product ของเวกเตอร์สองตัวซึ่งมีสมาชิก
+# $c$ ตัวที่อิสระต่อกันและมีความแปรปรวน 1 จะมีความแปรปรวน $c$
 # และ softmax ของคะแนนที่ใหญ่จะกลายเป็น arg-max ที่แทบไม่ส่ง gradient กลับเลย
-# ที่นี่คุณรันการทดลองนั้นเองได้ ด้วยความกว้าง จำนวน key และจำนวนครั้งที่สุ่มตามที่คุณเลือก
+# ในแล็บนี้คุณรันการทดลองนั้นได้เอง ด้วยความกว้าง จำนวน key และจำนวนครั้งที่สุ่มตามที่คุณเลือก
 
 # %%
 import torch
@@ -50,7 +50,7 @@ weight_ax.set(xscale="log", xlabel="width c", ylabel="largest weight",
               ylim=(0, 1.05))
 grad_ax.set(xscale="log", yscale="log", xlabel="width c",
             ylabel="gradient norm")
-for ax in (weight_ax, grad_ax):  # 16 ไม่ใช่ 10 ยกกำลังเลขตัวเล็ก
+for ax in (weight_ax, grad_ax):  # 16 ไม่ใช่ 10 ที่มีเลขชี้กำลังตัวเล็ก
     ax.set_xticks(widths[::2], [str(c) for c in widths[::2]])
 grad_ax.yaxis.set_major_formatter("{x:g}")
 weight_ax.legend(frameon=False)
@@ -65,7 +65,7 @@ display(HTML(to_svg(fig, name="saturation")))
 # %%
 torch.manual_seed(seed)
 fig = Figure(figsize=(6.8, 2.8), layout="constrained")
-panels = [sub.subplots() for sub in fig.subfigures(1, 2)]  # มือถือเรียงซ้อนกัน
+panels = [sub.subplots() for sub in fig.subfigures(1, 2)]  # บนมือถือจะเรียงซ้อนกัน
 for ax, c in zip(panels, (4, 4096)):
     query, keys = torch.randn(c), torch.randn(num_keys, c)
     scores = keys @ query                               # (num_keys,)
