@@ -6,14 +6,14 @@
 # %% [markdown]
 # # Bài thực hành: nhìn các trọng số
 #
-# Mọi bước của attention trong hướng dẫn này, vẽ thành heatmap cho một câu: tích vô hướng
+# Bài này vẽ mọi bước của attention trong hướng dẫn thành heatmap cho một câu: tích vô hướng
 # (dot product) đơn thuần (chương 1), query và key học được (chương 3), causal mask (chương 5),
-# dropout (chương 6) và hai head (chương 7), tất cả đều với trọng số ngẫu nhiên; rồi đến các
+# dropout (chương 6) và hai head (chương 7), tất cả đều dùng trọng số ngẫu nhiên; rồi đến các
 # head của một mô hình đã huấn luyện (chương 10). Hàng là query, cột là key.
 #
-# Hãy đổi `sentence` hoặc `seed` bên dưới, rồi chạy lại toàn bộ notebook. Câu của cuốn sách
-# dùng các embedding của cuốn sách; mọi câu khác nhận các embedding 3 chiều ngẫu nhiên, lấy
-# từ seed.
+# Hãy đổi `sentence` hoặc `seed` bên dưới, rồi chạy lại tất cả các ô. Câu của cuốn sách dùng
+# các embedding của cuốn sách; mọi câu khác nhận các embedding 3 chiều ngẫu nhiên, sinh từ
+# seed.
 
 # %%
 import torch
@@ -52,7 +52,7 @@ print(n, "tokens:", words)
 # ## Tích vô hướng và softmax (chương 1)
 #
 # Khi chưa có trọng số học được nào, $A = \operatorname{softmax}(X X^\top)$: mỗi token dành
-# nhiều attention nhất cho những token có embedding vừa chỉ về phía nó vừa dài.
+# nhiều attention nhất cho những token có embedding gần cùng hướng với nó và dài.
 
 # %%
 scores = inputs @ inputs.T                              # (n, n)
@@ -62,7 +62,7 @@ show({"softmax(X Xᵀ)": torch.softmax(scores, dim=-1)}, "dot-products")
 # ## Query và key (chương 3)
 #
 # Với các phép chiếu học được, $A = \operatorname{softmax}(Q K^\top / \sqrt{c})$. Khi chưa
-# được huấn luyện, các trọng số gần như đều nhau: mô hình chưa học được cần tìm điều gì.
+# được huấn luyện, các trọng số gần như đều nhau: mô hình chưa học được nó cần tìm gì.
 
 # %%
 torch.manual_seed(seed)
@@ -77,7 +77,7 @@ with torch.no_grad():
 #
 # Một forward hook gắn vào lớp dropout của module bắt lấy các trọng số: trước tiên ở chế độ
 # đánh giá (dropout tắt), rồi ở chế độ huấn luyện với $p = 0{,}2$, khi đó các phần tử sống
-# sót lớn lên gấp $1{,}25$ lần.
+# sót được phóng to gấp $1{,}25$ lần.
 
 # %%
 torch.manual_seed(seed)
@@ -97,7 +97,7 @@ show({"causal": caught[0], "causal, dropout p = 0.2": caught[1]},
 # %% [markdown]
 # ## Hai head (chương 7)
 #
-# Mỗi head của `MultiHeadAttention` phân bổ trọng số lên quá khứ theo cách riêng của nó.
+# Mỗi head của `MultiHeadAttention` có trọng số riêng của nó trên các token đứng trước.
 
 # %%
 torch.manual_seed(seed)
@@ -115,18 +115,18 @@ show({f"head {h + 1}": caught[0][h] for h in range(2)}, "heads")
 # ## Một mô hình đã huấn luyện (chương 10)
 #
 # Mọi trọng số ở trên đều ngẫu nhiên. Chương 10 huấn luyện một GPT nhỏ, hai lớp, mỗi lớp hai
-# head, để viết tiếp một đoạn token lặp lại; nó có một previous-token head (0.0, head nhìn về
-# token liền trước) và hai induction head (1.0, 1.1). Nó được huấn luyện trên các ID token
-# ngẫu nhiên từ 0 đến 255, vốn có thể coi là các byte: mọi văn bản ASCII dài tối đa 32 ký tự
-# đều là thứ nó đọc được. Hãy gõ một `text` tự lặp lại, hoặc đặt `text = ""` để lấy `length`
-# token ngẫu nhiên từ `seed` rồi lặp lại chúng. Head `l.h` là head `h` của lớp `l`, đếm từ 0.
-# Màu trắng là trọng số 0, màu xanh đậm nhất là 1.
+# head, để viết tiếp một đoạn token lặp lại; nó có một previous-token head (head nhìn về
+# token liền trước), là head 0.0, và hai induction head (1.0, 1.1). Nó được huấn luyện trên các
+# ID token ngẫu nhiên từ 0 đến 255, và các ID này có thể coi là các byte: nó đọc được mọi văn
+# bản ASCII dài tối đa 32 ký tự. Hãy gõ một `text` tự lặp lại, hoặc đặt `text = ""` để sinh
+# `length` token ngẫu nhiên từ `seed` rồi lặp lại chúng. Head `l.h` là head `h` của lớp `l`,
+# đếm từ 0. Màu trắng là trọng số 0, màu xanh đậm nhất là 1.
 
 # %%
 from attnlit.gpt import load_trained
 
 text = "one step; one step"
-length = 12  # khi text rỗng: chừng ấy token ngẫu nhiên, rồi lặp lại
+length = 12  # dùng khi text rỗng: ngần ấy token ngẫu nhiên, rồi lặp lại
 seed = 123
 
 model = load_trained()
@@ -150,7 +150,7 @@ def label(token: int) -> str:
 labels = [label(token) for token in ids.tolist()]
 weights = model.attention_weights(ids[None])   # 2 x (1, h, n, n)
 
-# Mỗi head một panel với nhãn riêng: hai panel cạnh nhau, hoặc xếp chồng
+# Mỗi head một panel với nhãn riêng: hai panel cạnh nhau, hoặc xếp dọc
 # trên điện thoại.
 fig = Figure(figsize=(6.4, 6.6), layout="constrained")
 heads = [(0, 0), (0, 1), (1, 0), (1, 1)]
@@ -169,9 +169,9 @@ display(HTML(to_svg(fig, name="trained")))
 # Head 0.0 nhìn lùi lại một token. Trong đoạn lặp, head 1.0 và 1.1 nhìn vào token đã đứng
 # sau lần xuất hiện trước đó của token hiện tại, và chia trọng số ra nhiều chỗ khi token
 # hiện tại đã xuất hiện hơn một lần. Bên dưới là phỏng đoán tham lam (greedy) của mô hình
-# cho từng token tiếp theo, có dấu tích ở chỗ đoán đúng: trước đoạn lặp, không có gì đoán
-# trước được và các phỏng đoán chỉ là bất cứ thứ gì các head đang chỉ vào; trong đoạn lặp,
-# mô hình sao chép.
+# cho từng token tiếp theo, đánh dấu ✓ ở chỗ đoán đúng: trước đoạn lặp, không thể đoán trước
+# điều gì, và các head chỉ vào đâu thì mô hình đoán theo đó; trong đoạn lặp, mô hình sao
+# chép.
 
 # %%
 with torch.no_grad():

@@ -28,8 +28,8 @@ seed = 123
 # %% [markdown]
 # ## Sự bão hòa và gradient
 #
-# Với mỗi độ rộng: trung bình của trọng số lớn nhất, và trung vị chuẩn của gradient tại đầu
-# vào của softmax, có và không chia tỉ lệ.
+# Với mỗi độ rộng: trung bình của trọng số lớn nhất, và trung vị của chuẩn gradient tại đầu
+# vào của softmax, khi có và khi không chia tỉ lệ.
 
 # %%
 torch.manual_seed(seed)
@@ -51,7 +51,7 @@ weight_ax.set(xscale="log", xlabel="width c", ylabel="largest weight",
               ylim=(0, 1.05))
 grad_ax.set(xscale="log", yscale="log", xlabel="width c",
             ylabel="gradient norm")
-for ax in (weight_ax, grad_ax):  # 16, không phải 10 với số mũ nhỏ
+for ax in (weight_ax, grad_ax):  # ghi 16, không ghi 10 kèm số mũ nhỏ
     ax.set_xticks(widths[::2], [str(c) for c in widths[::2]])
 grad_ax.yaxis.set_major_formatter("{x:g}")
 weight_ax.legend(frameon=False)
