@@ -1444,8 +1444,8 @@ async def live_record(browser, server: str) -> dict:
 
 
 # The language selector, as a reader uses it: from a translated page, through each language in
-# turn and back; then from a page not translated yet.
-SELECTED = ("attention-without-weights.md", "labs/why-scale.py")
+# turn and back. (On a page not translated yet: tests/test_translations.py, as every page is.)
+SELECTED = "attention-without-weights.md"
 SELECTOR_LINKS = """() => [...document.querySelectorAll("a.md-select__link")].map(link => ({
     lang: link.hreflang, text: link.textContent.trim(), href: link.href,
     current: link.getAttribute("aria-current")}))"""
@@ -1458,25 +1458,23 @@ async def choose_language(page, language: str) -> None:
 
 
 async def languages_record(browser, server: str, site: Path) -> dict:
-    """Where the selector leads, clicked from a page in each language in turn; what it offers
-    on a page not translated; its links as a reader who opened the site from its folder
-    (file://) gets them."""
+    """Where the selector leads, clicked from a page in each language in turn; its links as a
+    reader who opened the site from its folder (file://) gets them."""
     context = await browser.new_context(viewport={"width": 1280, "height": 900})
     context.set_default_timeout(120_000)
     try:
         page, errors, path = await context.new_page(), [], []
         page.on("pageerror", lambda error: errors.append(str(error)))
         page.on("console", lambda m: m.type == "error" and errors.append(m.text))
-        await page.goto(server + url_path(SELECTED[0]))
+        await page.goto(server + url_path(SELECTED))
         for language in [*LANGUAGES, i18n.ENGLISH]:
             async with page.expect_navigation():
                 await choose_language(page, language)
             path.append((language, urlsplit(page.url).path, await page.evaluate("document.documentElement.lang")))
-        await page.goto(server + url_path(SELECTED[1]))
-        untranslated, served = await page.evaluate(SELECTOR_LINKS), [*errors]
-        await page.goto((site / url_path(f"{LANGUAGES[0]}/{SELECTED[0]}") / "index.html").as_uri())
+        served = [*errors]
+        await page.goto((site / url_path(f"{LANGUAGES[0]}/{SELECTED}") / "index.html").as_uri())
         files = await page.evaluate(SELECTOR_LINKS)
-        return {"path": path, "errors": served, "untranslated": untranslated, "files": files}
+        return {"path": path, "errors": served, "files": files}
     finally:
         await context.close()
 
@@ -1576,7 +1574,7 @@ async def browse(server: str, site: Path) -> dict:
         # Visits of their own, each kept in one page's record (an exception too, for its tests).
         journeys = {"instant": (INSTANT[0], instant_record), "palette": (PALETTE_PAGES[0], palette_record),
                     "palette system": (PALETTE_PAGES[1], palette_system_record), "live": (LIVE, live_record),
-                    "languages": (SELECTED[0], functools.partial(languages_record, site=site))}
+                    "languages": (SELECTED, functools.partial(languages_record, site=site))}
         cases = [(name, kind, case, change) for case, (name, kind, change) in ALTERED.items()]
         cases += [(name, kind, None, change) for (name, kind), change in BROKEN.items()]
         outcomes = iter(await asyncio.gather(
@@ -1843,7 +1841,7 @@ def test_a_translated_page_is_drawn_in_a_font_that_has_its_letters(browsed, page
 
 
 def languages(browsed) -> dict:
-    seen = record(browsed, SELECTED[0])["languages"]
+    seen = record(browsed, SELECTED)["languages"]
     if isinstance(seen, BaseException):
         raise seen
     return seen
@@ -1852,18 +1850,8 @@ def languages(browsed) -> dict:
 def test_the_language_selector_leads_to_the_same_page_in_each_language(browsed):
     seen = languages(browsed)
     assert seen["errors"] == []
-    assert seen["path"] == [(language, "/" + url_path(f"{language}/{SELECTED[0]}"), language)
-                            for language in LANGUAGES] + [("en", "/" + url_path(SELECTED[0]), "en")]
-
-
-def test_on_a_page_not_translated_the_selector_says_so_and_leads_to_the_languages_first_page(browsed):
-    offered = {link["lang"]: link for link in languages(browsed)["untranslated"]}
-    assert offered["en"]["current"] == "page" and urlsplit(offered["en"]["href"]).path == "/" + url_path(SELECTED[1])
-    for language in LANGUAGES:
-        note = i18n.strings(language, ROOT)["untranslated"]
-        assert offered[language]["text"].endswith(note), offered[language]
-        first = i18n.home(language, ROOT)
-        assert urlsplit(offered[language]["href"]).path == "/" + url_path(f"{language}/{first}")
+    assert seen["path"] == [(language, "/" + url_path(f"{language}/{SELECTED}"), language)
+                            for language in LANGUAGES] + [("en", "/" + url_path(SELECTED), "en")]
 
 
 def test_the_language_selector_works_from_the_sites_folder(browsed, site):
@@ -1872,7 +1860,7 @@ def test_the_language_selector_works_from_the_sites_folder(browsed, site):
     assert [link["lang"] for link in links] == [i18n.ENGLISH, *LANGUAGES]
     for link in links:
         target = Path(urlsplit(link["href"]).path)
-        page = SELECTED[0] if link["lang"] == i18n.ENGLISH else f"{link['lang']}/{SELECTED[0]}"
+        page = SELECTED if link["lang"] == i18n.ENGLISH else f"{link['lang']}/{SELECTED}"
         assert target == site / url_path(page).rstrip("/") and (target / "index.html").exists(), link
 
 

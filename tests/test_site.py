@@ -251,12 +251,11 @@ def test_the_language_selector_of_every_page_leads_to_that_page_in_each_language
     assert checked >= 3 * len(english)
 
 
-def test_links_to_pages_not_yet_translated_lead_to_the_english_page(site):
-    """The labs are not translated: the Thai home page's link to one leads to the English lab."""
+def test_a_translated_pages_links_lead_to_the_translated_pages(site):
+    """The Thai home page's links to the labs lead to the Thai labs, with no English mark."""
     html = (site / "th" / "index.html").read_text(encoding="utf-8")
-    assert '<a href="../labs/why-scale/" hreflang="en">' in html
-    assert not (site / "th" / "labs" / "why-scale").exists() and (site / "labs" / "why-scale").exists()
-    assert mkdocs_hooks.TO_ENGLISH not in html
+    assert '<a href="labs/why-scale/">' in html and (site / "th" / "labs" / "why-scale" / "index.html").exists()
+    assert mkdocs_hooks.TO_ENGLISH not in html and 'hreflang="en">' not in html.split('class="md-select__list"')[-1]
 
 
 def test_the_thai_index_has_its_words_split(site):
@@ -267,3 +266,24 @@ def test_the_thai_index_has_its_words_split(site):
     assert "เวกเตอร์บริบท" in " ".join(doc["words"] for doc in index["docs"]).split()
     vietnamese = json.loads((site / "vi" / "search" / "search_index.json").read_text(encoding="utf-8"))
     assert vietnamese["config"]["lang"] == ["vi"] and "\u200b" not in json.dumps(vietnamese, ensure_ascii=False)
+
+
+def nav_titles(nav: list) -> dict[str, str]:
+    """page -> its title in a config's nav."""
+    titles = {}
+    for item in nav:
+        for title, value in (item.items() if isinstance(item, dict) else ()):
+            titles |= {value: title} if isinstance(value, str) else nav_titles(value)
+    return titles
+
+
+@pytest.mark.parametrize("language", [i18n.ENGLISH, *LANGUAGES])
+def test_the_nav_shows_each_pages_title_from_the_config(site, language):
+    """A lab too: its nav title ("Why scale", under "Labs"), not its first heading."""
+    config = tangle.read_config(ROOT) if language == i18n.ENGLISH else i18n.language_config(language, ROOT)
+    titles = {page: title for page, title in nav_titles(config["nav"]).items() if page != "index.md"}
+    html = (site / mkdocs_hooks.language_url(language) / "index.html").read_text(encoding="utf-8")
+    shown = {href: unescape(" ".join(text.split())) for href, text in re.findall(
+        r'<a href="([^"]*)" class="md-nav__link">\s*<span class="md-ellipsis">(.*?)</span>', html, re.DOTALL)}
+    assert {page: shown.get(mkdocs_hooks.page_url(page)) for page in titles} == titles
+    assert any(i18n.is_lab(page) for page in titles)

@@ -431,3 +431,19 @@ def test_on_a_page_not_translated_the_selector_says_so_and_leads_to_the_language
     links = re.findall(r'<a href="([^"]*)" hreflang="(\w+)"[^>]*>\s*(.*?)\s*</a>', shown, re.DOTALL)
     assert links == [(entry["href"], entry["lang"], entry["name"] + (f"<small>{entry['missing']}</small>" if entry["missing"] else ""))
                      for entry in entries]
+
+
+def test_a_link_to_a_page_not_translated_leads_to_the_english_page(monkeypatch, tmp_path):
+    """Marked as English (tools/mkdocs_hooks.py: english_links, then on_page_content)."""
+    docs_dir = i18n.docs_dir
+    monkeypatch.setattr(i18n, "docs_dir", lambda language, root=ROOT: tmp_path if language == "th" else docs_dir(language, root))
+    monkeypatch.setattr(mkdocs_hooks.Build, "language", "th")
+    monkeypatch.setattr(mkdocs_hooks.Build, "strings", i18n.strings("th", ROOT))
+    line = "see [the lab](labs/why-scale.py) and [chapter 4](scaling.md)."
+    (tmp_path / "scaling.md").write_text("# Scaling\n", encoding="utf-8")  # translated; the lab is not
+    marked = mkdocs_hooks.english_links(line, "index.md")
+    assert marked == f"see [the lab]({mkdocs_hooks.TO_ENGLISH}labs/why-scale.py) and [chapter 4](scaling.md)."
+    page = SimpleNamespace(file=SimpleNamespace(src_uri="index.md"), url="", meta={i18n.HASH_KEY: i18n.english_hash("index.md", ROOT)})
+    monkeypatch.setattr(mkdocs_hooks, "stale_notice", lambda content, page: content)
+    html = mkdocs_hooks.on_page_content(f'<p>see <a href="{mkdocs_hooks.TO_ENGLISH}labs/why-scale.py">the lab</a></p>', page)
+    assert html == '<p>see <a href="../labs/why-scale/" hreflang="en">the lab</a> (ภาษาอังกฤษ)</p>'

@@ -113,8 +113,8 @@ show({f"head {h + 1}": caught[0][h] for h in range(2)}, "heads")
 # induction heads (1.0, 1.1). It was trained on random token ids from 0 to 255, which can
 # stand for bytes: any ASCII text of up to 32 characters is something it can read. Type a
 # `text` that repeats itself, or set `text = ""` to draw `length` random tokens from
-# `seed` and repeat them. Head `l.h` is head `h` of layer `l`, counted from 0. White is a
-# weight of 0, the darkest blue 1.
+# `seed` and repeat them (so `length` is at most 16). Head `l.h` is head `h` of layer `l`,
+# counted from 0. White is a weight of 0, the darkest blue 1.
 
 # %%
 from attnlit.gpt import load_trained

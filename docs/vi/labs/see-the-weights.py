@@ -1,6 +1,6 @@
 # ---
 # jupyter:
-#   translated_from: "bef329428e22"
+#   translated_from: "113da4cb7cee"
 # ---
 
 # %% [markdown]
@@ -119,8 +119,9 @@ show({f"head {h + 1}": caught[0][h] for h in range(2)}, "heads")
 # token liền trước), là head 0.0, và hai induction head (1.0, 1.1). Nó được huấn luyện trên các
 # ID token ngẫu nhiên từ 0 đến 255, và các ID này có thể coi là các byte: nó đọc được mọi văn
 # bản ASCII dài tối đa 32 ký tự. Hãy gõ một `text` tự lặp lại, hoặc đặt `text = ""` để sinh
-# `length` token ngẫu nhiên từ `seed` rồi lặp lại chúng. Head `l.h` là head `h` của lớp `l`,
-# đếm từ 0. Màu trắng là trọng số 0, màu xanh đậm nhất là 1.
+# `length` token ngẫu nhiên từ `seed` rồi lặp lại chúng (nên `length` tối đa là 16).
+# Head `l.h` là head `h` của lớp `l`, đếm từ 0. Màu trắng là trọng số 0, màu xanh đậm nhất
+# là 1.
 
 # %%
 from attnlit.gpt import load_trained
