@@ -7,6 +7,7 @@ import nbformat
 import pytest
 import pytest_codeblocks
 
+import i18n
 import notebooks
 import tangle
 
@@ -14,6 +15,9 @@ ROOT = Path(__file__).resolve().parent.parent
 PAGES = [page for page in tangle.nav_pages(ROOT) if not page.endswith("index.md")]
 CHAPTERS = [page for page in PAGES if page.endswith(".md")]
 LABS = [page for page in PAGES if page.endswith(".py")]
+# A translated lab downloads as its own notebook: its language's words, the English code.
+TRANSLATED_LABS = [f"docs/{language}/{page}" for language in i18n.languages(ROOT)
+                   for page in i18n.pages(language, ROOT) if i18n.is_lab(page)]
 
 
 def downloaded(site: Path, page: str) -> nbformat.NotebookNode:
@@ -43,7 +47,7 @@ def test_chapter_notebook_holds_the_pages_blocks_and_outputs(site, page):
     assert ["".join(o.text for o in cell.outputs) for cell in cells] == [b.expected_output or "" for b in blocks]
 
 
-@pytest.mark.parametrize("page", LABS)
+@pytest.mark.parametrize("page", LABS + TRANSLATED_LABS)
 def test_lab_notebook_holds_the_labs_cells(site, page):
     """Read independently: the script's `# %%` cells, markdown ones without their `# `."""
     chunks = re.split(r"^# %%(.*)\n", (ROOT / page).read_text(encoding="utf-8"), flags=re.MULTILINE)[1:]
