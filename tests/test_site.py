@@ -268,20 +268,11 @@ def test_the_thai_index_has_its_words_split(site):
     assert vietnamese["config"]["lang"] == ["vi"] and "\u200b" not in json.dumps(vietnamese, ensure_ascii=False)
 
 
-def nav_titles(nav: list) -> dict[str, str]:
-    """page -> its title in a config's nav."""
-    titles = {}
-    for item in nav:
-        for title, value in (item.items() if isinstance(item, dict) else ()):
-            titles |= {value: title} if isinstance(value, str) else nav_titles(value)
-    return titles
-
-
 @pytest.mark.parametrize("language", [i18n.ENGLISH, *LANGUAGES])
 def test_the_nav_shows_each_pages_title_from_the_config(site, language):
     """A lab too: its nav title ("Why scale", under "Labs"), not its first heading."""
     config = tangle.read_config(ROOT) if language == i18n.ENGLISH else i18n.language_config(language, ROOT)
-    titles = {page: title for page, title in nav_titles(config["nav"]).items() if page != "index.md"}
+    titles = {page: title for page, title in tangle.nav_titles(config["nav"]).items() if page != "index.md"}
     html = (site / mkdocs_hooks.language_url(language) / "index.html").read_text(encoding="utf-8")
     shown = {href: unescape(" ".join(text.split())) for href, text in re.findall(
         r'<a href="([^"]*)" class="md-nav__link">\s*<span class="md-ellipsis">(.*?)</span>', html, re.DOTALL)}

@@ -213,14 +213,7 @@ def test_the_nav_of_each_language_lists_its_pages_in_the_english_order():
 def test_a_translated_page_title_is_its_nav_title():
     for language in LANGUAGES:
         config = i18n.language_config(language, ROOT)
-
-        def labels(item):
-            if isinstance(item, list):
-                return [pair for value in item for pair in labels(value)]
-            return [pair for label, value in item.items()
-                    for pair in ([(label, value)] if isinstance(value, str) else labels(value))]
-
-        for label, page in labels(config["nav"]):
+        for page, label in tangle.nav_titles(config["nav"]).items():
             text = (i18n.docs_dir(language, ROOT) / page).read_text(encoding="utf-8")
             heading = next(line for line in i18n.prose(text, page).splitlines() if line.startswith("# "))
             heading = heading.removeprefix("# ").strip()
@@ -406,6 +399,12 @@ def test_a_link_into_a_translated_page_takes_its_translated_anchor(monkeypatch, 
     assert mkdocs_hooks.english_links(line, "dropout.md") == f"see [the input](checking-inputs.md#{anchor})."
 
 
+def docs_in(monkeypatch, language: str, folder: Path) -> None:
+    """Let `folder` be a language's docs folder: a page that is only there, or missing there."""
+    docs_dir = i18n.docs_dir
+    monkeypatch.setattr(i18n, "docs_dir", lambda code, root=ROOT: folder if code == language else docs_dir(code, root))
+
+
 def test_on_a_page_not_translated_the_selector_says_so_and_leads_to_the_languages_first_page(monkeypatch, tmp_path):
     """Every page is translated today; the next English page is not, until a translator comes.
     Its selector (overrides/partials/alternate.html, rendered here as Material would) offers
@@ -416,10 +415,8 @@ def test_on_a_page_not_translated_the_selector_says_so_and_leads_to_the_language
     monkeypatch.setattr(mkdocs_hooks.Build, "alternate", tangle.read_config(ROOT)["extra"]["alternate"])
     translated = mkdocs_hooks.alternates("attention-without-weights.md", "attention-without-weights/")
     assert [entry["missing"] for entry in translated] == [None] * (1 + len(LANGUAGES))
-    docs_dir = i18n.docs_dir
     (tmp_path / "a-new-chapter.md").write_text("# A new chapter\n", encoding="utf-8")
-    monkeypatch.setattr(i18n, "docs_dir", lambda language, root=ROOT: tmp_path if language == i18n.ENGLISH
-                        else docs_dir(language, root))
+    docs_in(monkeypatch, i18n.ENGLISH, tmp_path)
     entries = mkdocs_hooks.alternates("a-new-chapter.md", "a-new-chapter/")
     assert [entry["lang"] for entry in entries] == [i18n.ENGLISH, *LANGUAGES]
     assert entries[0] == {"name": "English", "lang": "en", "href": "./", "current": True, "missing": None}
@@ -438,8 +435,7 @@ def test_on_a_page_not_translated_the_selector_says_so_and_leads_to_the_language
 
 def test_a_link_to_a_page_not_translated_leads_to_the_english_page(monkeypatch, tmp_path):
     """Marked as English (tools/mkdocs_hooks.py: english_links, then on_page_content)."""
-    docs_dir = i18n.docs_dir
-    monkeypatch.setattr(i18n, "docs_dir", lambda language, root=ROOT: tmp_path if language == "th" else docs_dir(language, root))
+    docs_in(monkeypatch, "th", tmp_path)
     monkeypatch.setattr(mkdocs_hooks.Build, "language", "th")
     monkeypatch.setattr(mkdocs_hooks.Build, "strings", i18n.strings("th", ROOT))
     line = "see [the lab](labs/why-scale.py) and [chapter 4](scaling.md)."

@@ -214,6 +214,15 @@ def nav_pages(root: Path = ROOT) -> list[str]:
     return pages
 
 
+def nav_titles(nav: list) -> dict[str, str]:
+    """page -> its title, for each titled page of a config's nav, in order."""
+    titles = {}
+    for item in nav:
+        for title, value in (item.items() if isinstance(item, dict) else ()):
+            titles |= {value: title} if isinstance(value, str) else nav_titles(value)
+    return titles
+
+
 def import_order(statement: ast.stmt, text: str) -> tuple:
     """__future__ first, then other libraries, then attnlit; by module; ties by the text."""
     if isinstance(statement, ast.ImportFrom):
