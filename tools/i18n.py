@@ -12,9 +12,10 @@ builds the language's pages into site/<code>/. A translated page:
   markdown cells are its prose;
 - writes each term of its language's glossary (docs/<code>/glossary.yml) one way
   (`glossary_errors`); the first use of a term on a page may give both forms, "A (B)";
-- records in its front matter the English page it was made from, as `translated_from: <hash>`
-  (`english_hash`); a lab, a percent script, in its jupytext header. When the English page changes, the built page says so (tools/mkdocs_hooks.py)
-  until a translator brings it up to date and records the new hash (`stamp`).
+- records in its front matter (a lab: in its jupytext header) the English page it was made
+  from, as `translated_from: <hash>` (`english_hash`). When the English page changes, the built
+  page says so (tools/mkdocs_hooks.py) until a translator brings it up to date and records the
+  new hash (`stamp`).
 
     python tools/i18n.py status                             # per language: done, missing, stale
     python tools/i18n.py stamp th/attention-without-weights.md  # record the English page followed
