@@ -277,4 +277,4 @@ def test_a_run_without_a_browser_ends_saying_what_it_skipped_and_how_to_run_it()
     assert done.returncode == 5, done.stdout + done.stderr  # 5: no test ran
     assert done.stdout.splitlines()[-1] == (
         "SKIPPED, every test of tests/test_browser.py: Skipped: browser tests need a browser at "
-        "/no/such/chromium (apt-get install chromium, or set ATTNLIT_CHROMIUM)")
+        "/no/such/chromium (apt-get install chromium-headless-shell, or set ATTNLIT_CHROMIUM)")
