@@ -3,9 +3,9 @@
 The browser is chromium's headless shell (Debian's chromium-headless-shell): the same engine
 as chromium (Blink, V8, the same fonts through fontconfig) without the desktop browser around
 it: what playwright itself runs headless, and a fifth less CPU over these visits.
-ATTNLIT_CHROMIUM names another (GitHub's runners: Chrome). Locally these tests skip when
-the browser is not installed. `.ci/run` installs it and sets
-ATTNLIT_BROWSER_TESTS=required, which turns the skip into a failure.
+ATTNLIT_CHROMIUM names another (GitHub's runners: Chrome). Locally these tests skip when the
+browser is not installed. `.ci/run` installs it and sets ATTNLIT_BROWSER_TESTS=required, which
+turns the skip into a failure.
 
 The browser work runs once, several visits at a time from one queue (playwright's async API,
 one browser): each page is opened once, and that visit records what it loaded, blocked and
@@ -1454,8 +1454,7 @@ async def live_record(browser, server: str) -> dict:
 # turn and back. (On a page not translated yet: tests/test_translations.py, as every page is.)
 SELECTED = "attention-without-weights.md"
 SELECTOR_LINKS = """() => [...document.querySelectorAll("a.md-select__link")].map(link => ({
-    lang: link.hreflang, text: link.textContent.trim(), href: link.href,
-    current: link.getAttribute("aria-current")}))"""
+    lang: link.hreflang, href: link.href}))"""
 
 
 async def choose_language(page, language: str) -> None:

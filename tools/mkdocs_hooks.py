@@ -545,9 +545,10 @@ def stale_notice(content: str, page) -> str:
     """A translated page whose English page has changed since it was made says so, under its
     title, with a link to the English page (tools/i18n.py: the hash in its front matter, or a
     lab's jupytext header)."""
-    recorded = page.meta.get(i18n.HASH_KEY)
     if i18n.is_lab(page.file.src_uri):  # no front matter: the hash is in its jupytext header
         recorded = i18n.recorded_hash(Path(page.file.abs_src_path).read_text(encoding="utf-8"), page.file.src_uri)
+    else:
+        recorded = page.meta.get(i18n.HASH_KEY)
     if recorded is not None and str(recorded) == i18n.english_hash(page.file.src_uri, ROOT):
         return content
     english = get_relative_url(page_url(page.file.src_uri) or ".", language_url(Build.language) + page.url)
