@@ -51,8 +51,8 @@ print(n, "tokens:", words)
 # %% [markdown]
 # ## Tích vô hướng và softmax (chương 1)
 #
-# Khi chưa có trọng số học được nào, $A = \operatorname{softmax}(X X^\top)$: mỗi token dành
-# nhiều attention nhất cho những token có embedding gần cùng hướng với nó và dài.
+# Khi chưa có trọng số học được nào, $A = \operatorname{softmax}(X X^\top)$: mỗi token chú ý
+# nhiều nhất đến những token có embedding dài và gần cùng hướng với nó.
 
 # %%
 scores = inputs @ inputs.T                              # (n, n)
@@ -75,14 +75,14 @@ with torch.no_grad():
 # %% [markdown]
 # ## Causal mask và dropout (chương 5 và 6)
 #
-# Một forward hook gắn vào lớp dropout của module bắt lấy các trọng số: trước tiên ở chế độ
-# đánh giá (dropout tắt), rồi ở chế độ huấn luyện với $p = 0{,}2$, khi đó các phần tử sống
-# sót được phóng to gấp $1{,}25$ lần.
+# Một forward hook gắn vào tầng dropout của module bắt lấy các trọng số: trước tiên ở chế độ
+# đánh giá (dropout tắt), rồi ở chế độ huấn luyện với $p = 0.2$, khi đó các phần tử sống
+# sót được phóng to gấp $1.25$ lần.
 
 # %%
 torch.manual_seed(seed)
 ca = CausalAttention(d_in=3, d_out=2, context_length=n, dropout=0.2)
-caught = []  # trọng số (n, n) của mỗi lần gọi, từ hook trên lớp dropout
+caught = []  # trọng số (n, n) của mỗi lần gọi, từ hook trên tầng dropout
 ca.dropout.register_forward_hook(
     lambda module, args, out: caught.append(out.detach()[0])
 )
@@ -114,13 +114,13 @@ show({f"head {h + 1}": caught[0][h] for h in range(2)}, "heads")
 # %% [markdown]
 # ## Một mô hình đã huấn luyện (chương 10)
 #
-# Mọi trọng số ở trên đều ngẫu nhiên. Chương 10 huấn luyện một GPT nhỏ, hai lớp, mỗi lớp hai
+# Mọi trọng số ở trên đều ngẫu nhiên. Chương 10 huấn luyện một GPT nhỏ, hai tầng, mỗi tầng hai
 # head, để viết tiếp một đoạn token lặp lại; nó có một previous-token head (head nhìn về
 # token liền trước), là head 0.0, và hai induction head (1.0, 1.1). Nó được huấn luyện trên các
 # ID token ngẫu nhiên từ 0 đến 255, và các ID này có thể coi là các byte: nó đọc được mọi văn
 # bản ASCII dài tối đa 32 ký tự. Hãy gõ một `text` tự lặp lại, hoặc đặt `text = ""` để sinh
 # `length` token ngẫu nhiên từ `seed` rồi lặp lại chúng (nên `length` tối đa là 16).
-# Head `l.h` là head `h` của lớp `l`, đếm từ 0. Màu trắng là trọng số 0, màu xanh đậm nhất
+# Head `l.h` là head `h` của tầng `l`, đếm từ 0. Màu trắng là trọng số 0, màu xanh đậm nhất
 # là 1.
 
 # %%

@@ -9,7 +9,7 @@
 # Chương 4 đã lập luận rằng điểm số phải được chia cho $\sqrt{c}$: tích vô hướng (dot product)
 # của hai vector có $c$ phần tử độc lập, mỗi phần tử có phương sai 1, thì có phương sai $c$, và
 # softmax của các điểm số lớn biến thành một phép arg-max gần như không truyền ngược gradient
-# nào. Ở đây bạn có thể tự chạy thí nghiệm với độ rộng, số key và số lần lấy mẫu của riêng
+# nào. Ở đây bạn có thể tự chạy thí nghiệm với số chiều, số key và số lần lấy mẫu của riêng
 # mình.
 
 # %%
@@ -28,7 +28,7 @@ seed = 123
 # %% [markdown]
 # ## Sự bão hòa và gradient
 #
-# Với mỗi độ rộng: trung bình của trọng số lớn nhất, và trung vị của chuẩn gradient tại đầu
+# Với mỗi số chiều: trung bình của trọng số lớn nhất, và trung vị của chuẩn gradient tại đầu
 # vào của softmax, khi có và khi không chia tỉ lệ.
 
 # %%
@@ -60,8 +60,8 @@ display(HTML(to_svg(fig, name="saturation")))
 # %% [markdown]
 # ## Nhìn cận cảnh một query
 #
-# Trọng số của một query trên các key của nó, ở một độ rộng nhỏ và một độ rộng lớn. Khi không
-# chia tỉ lệ, độ rộng lớn dồn gần như toàn bộ trọng số vào một key duy nhất.
+# Trọng số của một query trên các key của nó, ở một số chiều nhỏ và một số chiều lớn. Khi không
+# chia tỉ lệ, số chiều lớn dồn gần như toàn bộ trọng số vào một key duy nhất.
 
 # %%
 torch.manual_seed(seed)
