@@ -19,7 +19,7 @@ LANGUAGES = i18n.languages(ROOT)
 TRANSLATED = [(language, page) for language in LANGUAGES for page in i18n.pages(language, ROOT)]
 # The site's own words that a translation must give (mkdocs.<lang>.yml's extra.strings): the
 # English ones, and those only translations show.
-TRANSLATION_STRINGS = {"untranslated", "in_english", "stale_title", "stale", "stale_link", "widgets", "playground"}
+TRANSLATION_STRINGS = {"untranslated", "in_english", "stale_title", "stale", "stale_link", "figures", "playground"}
 
 
 def dict_value(tree: ast.AST, key: str) -> ast.expr:
@@ -157,8 +157,8 @@ def glossed(language: str) -> list[tuple[str, str]]:
     found.append((f"mkdocs.{language}.yml nav", "\n".join(titles(config["nav"]))))
     strings = i18n.strings(language, ROOT)
     found.append((f"mkdocs.{language}.yml strings", "\n".join(
-        [str(value) for key, value in strings.items() if key not in ("widgets", "playground")]
-        + list(strings["widgets"].values()) + list(strings["playground"].values()))))
+        [str(value) for key, value in strings.items() if key not in ("figures", "playground")]
+        + list(strings["figures"].values()) + list(strings["playground"].values()))))
     return found
 
 
@@ -182,6 +182,8 @@ THAI_TERMS = [i18n.Term("token", "token", ["โทเค็น"]), i18n.Term("co
     ("เวกเตอร์บริบท (context vector) แล้ว context vectors",
      ["x:1: 'context vector' for 'context vector': this language writes 'เวกเตอร์บริบท'"]),
     ("Tokens", []),
+    ("context\nvector แล้ว", ["x:1: 'context vector' for 'context vector': this language writes 'เวกเตอร์บริบท'"]),
+    ("## context\n\nvector แล้ว", []),  # a heading, then a paragraph: two texts
 ])
 def test_a_term_written_two_ways_fails_but_the_first_use_may_give_both(text, errors):
     assert i18n.glossary_errors(THAI_TERMS, text, "x") == errors
@@ -233,16 +235,16 @@ def test_each_language_gives_every_string_its_widgets_and_playground_show(langua
     assert set(strings) == set(english) | TRANSLATION_STRINGS
     widgets = {kind: words for page in i18n.pages(language, ROOT) for kind, words in widgets_words(page).items()}
     assert widgets, "no widget on a translated page: nothing to check"
-    asked = {"widgets": set().union(*widgets.values()), "playground": {
+    asked = {"figures": set().union(*widgets.values()), "playground": {
         words for page in i18n.pages(language, ROOT)
         for name in mkdocs_hooks.PLAYGROUND.findall((ROOT / "docs" / page).read_text(encoding="utf-8"))
         for words in mkdocs_hooks.ASKED.findall(
             (ROOT / "docs" / mkdocs_hooks.PLAYGROUND_JS.format(name)).read_text(encoding="utf-8"))}}
-    assert {"scores", "context vector"} <= asked["widgets"]
+    assert {"scores", "context vector"} <= asked["figures"]
     assert {"Start the model", "Heads off: {list}."} <= asked["playground"]
     # Words a language keeps in English (query) need no entry; every other must have one.
     kept = {term.english for term in i18n.glossary(language, ROOT) if term.use == term.english}
-    for part in ("widgets", "playground"):
+    for part in ("figures", "playground"):
         assert asked[part] - kept <= set(strings[part]), f"{part}: {asked[part] - kept - set(strings[part])}"
         for words, translated in strings[part].items():
             assert re.findall(r"\{\w+\}", words) == re.findall(r"\{\w+\}", translated), words
@@ -408,7 +410,7 @@ def test_thai_search_words_are_split_and_paired():
     assert i18n.segmented("vector ngữ cảnh", "vi") == "vector ngữ cảnh"
 
 
-@pytest.mark.parametrize(("language", "anchor"), [("th", "อินพุตของ-layer"), ("vi", "đầu-vào-của-một-lớp")])
+@pytest.mark.parametrize(("language", "anchor"), [("th", "อินพุตของ-layer"), ("vi", "đầu-vào-của-một-tầng")])
 def test_a_link_into_a_translated_page_takes_its_translated_anchor(monkeypatch, language, anchor):
     """Translators keep English anchors in links; the n-th heading of a page is the n-th of its
     translation, so the build finds the translated one."""

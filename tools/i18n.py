@@ -315,13 +315,23 @@ def glossary(language: str, root: Path = ROOT) -> list[Term]:
     return [Term(entry["en"], entry["use"], list(entry.get("not") or [])) for entry in entries["terms"]]
 
 
+def kept_names(language: str, root: Path = ROOT) -> list[str]:
+    """Names a language writes as English does, which are no terms of its glossary: models,
+    libraries, units (docs/<code>/glossary.yml's `names`)."""
+    entries = yaml.safe_load((docs_dir(language, root) / "glossary.yml").read_text(encoding="utf-8"))
+    return [str(name) for name in entries.get("names") or []]
+
+
 def occurrences(form: str, text: str) -> list[tuple[int, int]]:
     """Where a form of a term occurs: Latin words whole (any case, plural -s too), any
-    other script wherever its letters are (Thai writes no spaces between words)."""
+    other script wherever its letters are (Thai writes no spaces between words); the words of
+    a form of several may stand on two lines."""
+    # Its words as one line of prose writes them or two: spaces, and one line break at most.
+    words = r"(?=\s)[^\S\n]*\n?[^\S\n]*".join(map(re.escape, form.split()))
     if LATIN.search(form):
-        pattern = rf"(?<![\w-]){re.escape(form)}(?:s|es)?(?![\w-])"
+        pattern = rf"(?<![\w-]){words}(?:s|es)?(?![\w-])"
         return [match.span() for match in re.finditer(pattern, text, re.IGNORECASE)]
-    return [match.span() for match in re.finditer(re.escape(form), text)]
+    return [match.span() for match in re.finditer(words, text)]
 
 
 def glossary_errors(terms: list[Term], text: str, name: str) -> list[str]:
