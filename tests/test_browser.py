@@ -44,6 +44,7 @@ import pytest
 
 import i18n
 import tangle
+import thai_words
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = Path(os.environ.get("ATTNLIT_CHROMIUM", "/usr/bin/chromium-headless-shell"))
@@ -64,9 +65,16 @@ FLOORS = [FLOOR, *(f"{language}/{FLOOR}" for language in LANGUAGES)]
 FLOOR_BUDGET = 75_000  # bytes sent on a first visit, search aside
 # Search: the theme's search worker and the index it fetches after the page has loaded.
 INDEX = "/search/search_index.json"
-SEARCH_FILES = re.compile(rf"{re.escape(INDEX)}$|/assets/javascripts/workers/search\.")
+# Material's search worker, which the site's runs (docs/assets/javascripts/workers/).
+MATERIAL_WORKER = re.search(r'const MATERIAL = "([^"]+)"', (ROOT / "docs" / "assets" / "javascripts" / "workers"
+                                                          / "attnlit-search.js").read_text(encoding="utf-8"))[1]
+# The index, and every script the search worker loads: Material's, ours, lunr's languages.
+SEARCH_FILES = re.compile(rf"{re.escape(INDEX)}$|/assets/javascripts/(workers|lunr)/")
 SEARCH_BUDGET = 150_000  # bytes sent
-BUDGET = {"markdown": 40_000, "notebook": 60_000}  # bytes sent for a page, over the floor's
+# Bytes sent for a page, over the floor's. A chapter's went from 40 KB to 41 KB when the
+# widgets' rows of numbers became a grid, lined up in any language (0.2 KB more of
+# widgets.js): chapter 10, the heaviest, sends 40.1 KB.
+BUDGET = {"markdown": 41_000, "notebook": 60_000}
 # What a page's widgets fetch when they come near the screen (data too heavy for the page:
 # tools/mkdocs_hooks.py): counted apart from the first visit, with a budget of its own.
 FETCHED_DATA = re.compile(r"^(/[a-z]{2})?/widgets/[0-9a-f]+\.json$")  # a language's own, too
@@ -117,6 +125,27 @@ TYPED = {
     "th/attention-without-weights.md": ["แมวอ้วน", "อ้วน", "เปลือกนูน"],
     "vi/attention-without-weights.md": ["bao lồi", "mèo béo"],
 }
+# Queries of a translation, searched from its home page: the page that its title or a heading
+# names them, which Material must list first. Thai: phrases of several words typed as one, as
+# Thai is written (chapter 11's title, การสร้างข้อความ); Vietnamese: syllables of one word,
+# which common syllables (số, ma) must not swamp.
+TRANSLATED_SEARCHES = {
+    "th/index.md": {"การสร้างข้อความ": "generation/", "ความแปรปรวน": "scaling/", "เมทริกซ์": "projections/",
+                    "การฉาย": "projections/"},
+    "vi/index.md": {"ma trận": "projections/", "bão hòa": "scaling/", "sao chép": "generation/",
+                    "chia tỉ lệ": "scaling/"},
+}
+# Spellings a reader may type for a word that the pages write otherwise, and that word, which
+# must find the same pages: a Thai spelling of a term the glossary keeps in English, in the
+# same order; a Vietnamese word typed without its diacritics, which finds what it finds with
+# them (it may find more: bao also stands for bão), the same page first.
+SAME_RESULTS = {
+    "th/index.md": {"มาสก์": "mask", "แคช": "cache", "โทเค็น": "token", "เทนเซอร์": "tensor"},
+    "vi/index.md": {"bao hoa": "bão hòa", "sao chep": "sao chép", "chia ti le": "chia tỉ lệ", "ma tran": "ma trận"},
+}
+SEARCHED_ON = {SEARCHED: list(SEARCHES), **{
+    name: list(dict.fromkeys([*TRANSLATED_SEARCHES[name], *(word for pair in SAME_RESULTS[name].items() for word in pair)]))
+    for name in TRANSLATED_SEARCHES}}
 COPIED = ["attention-without-weights.md", "multi-head-attention.md"]
 PALETTE_SHOWN = "projections.md"  # its first figure's screenshots, in both palettes
 NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])")  # 3, -0.5, 0.1385; not Backward0
@@ -284,7 +313,8 @@ def in_language(language: str, states: list[Shown] | dict[str, list[Shown]]) -> 
     gets them in English."""
     if isinstance(states, dict):  # a page with several widgets: each kind's states
         return {kind: in_language(language, shown) for kind, shown in states.items()}
-    words = i18n.strings(language, ROOT).get("widgets") or {}
+    # As the page has them: Thai words kept whole on a line (tools/thai_words.py).
+    words = {english: thai_words.kept_whole(said) for english, said in (i18n.strings(language, ROOT).get("figures") or {}).items()}
     # Back to English: the controls' labels first (two words may share a translation).
     english = {translated: original for original, translated in words.items()}
     english.update({words.get(label, label): label for shown in states for label in shown.state})
@@ -511,14 +541,19 @@ INK = """() => [getComputedStyle(document.querySelector(".attnlit-figure svg tex
                getComputedStyle(document.body).backgroundColor]"""
 
 
-# Material shows the results of each key press in turn. Those of the whole query are in when the
-# links of the results (search.highlight puts the words each matched in `h=`) name its last word
-# and no word it lacks: earlier key presses made a shorter last word.
-ANSWERED = """terms => {
-    const named = [...document.querySelectorAll(".md-search-result__link")]
-        .flatMap(link => (new URL(link.href).searchParams.get("h") ?? "").split(" ").filter(Boolean));
-    return named.includes(terms.at(-1)) && named.every(term => terms.includes(term));
-}"""
+# The terms Material found the results for: each result's link names those it matched
+# (search.highlight puts them in `h=`), after the site's search worker made the query meet the
+# index (docs/assets/javascripts/workers/attnlit-search.js: a Thai run as its words).
+FOUND_FOR = """() => [...new Set([...document.querySelectorAll(".md-search-result__link")]
+    .flatMap(link => (new URL(link.href).searchParams.get("h") ?? "").split(" ").filter(Boolean)))].sort()"""
+# How many pages Material says it found (it shows the first ten; "1 matching document" has no
+# number in some languages).
+FOUND = """() => { const said = document.querySelector(".md-search-result__meta").textContent;
+    const items = document.querySelectorAll(".md-search-result__item").length;
+    return +(said.match(/\\d+/)?.[0] ?? (items ? 1 : 0)); }"""
+# Material's answer to a query: its results, or its line saying there are none.
+ANSWERED = """none => document.querySelector(".md-search-result__item") !== null
+    || document.querySelector(".md-search-result__meta").textContent.trim() === none"""
 # Each result: the page it leads to, and the text of each block of each of its previews.
 RESULTS = """() => [...document.querySelectorAll(".md-search-result__item")].map(item => ({
     page: new URL(item.querySelector("a").href).pathname,
@@ -528,40 +563,39 @@ RESULTS = """() => [...document.querySelectorAll(".md-search-result__item")].map
 }))"""
 
 
-async def search(page, query: str) -> list[dict]:
-    """Material's results for query, typed key by key into an emptied search box."""
-    box = page.locator(".md-search__input")
-    await box.click()
-    await box.press("Control+a")
-    await box.press("Backspace")  # by key, so that Material clears the results
-    await page.locator(".md-search-result__item").first.wait_for(state="detached")
-    await box.press_sequentially(query)  # Material reacts to key presses, not to fill()
-    terms = [term.lower() for term in SEPARATOR.split(query) if term]
-    await page.wait_for_function(ANSWERED, arg=terms)
-    return await page.evaluate(RESULTS)
-
-
-async def typed_search(page, query: str) -> list[dict]:
-    """Material's results for query, typed as a reader types it, a key press per letter.
-
-    Material reads the box when a key comes up; playwright's keyboard types a letter that is
-    not on a US keyboard (Thai, Vietnamese) without key events, so the keys are pressed here
-    as a Thai or Vietnamese keyboard presses them.
-    """
+async def emptied_search_box(page):
+    """The search box, emptied by key (so that Material clears its results) and focused."""
     box = page.locator(".md-search__input")
     await box.click()
     await box.press("Control+a")
     await box.press("Backspace")
     await page.locator(".md-search-result__item").first.wait_for(state="detached")
+    return box
+
+
+async def search(page, query: str) -> dict:
+    """Material's results for query entered both ways: as text without key events (pasted,
+    from an input method: one change of the box, CDP's Input.insertText), then typed a key
+    press a letter, as a Thai or Vietnamese keyboard presses them (the last key's results are
+    those found for the same terms as the inserted text's)."""
+    none = await page.evaluate("JSON.parse(document.getElementById('__config').textContent)"
+                               ".translations['search.result.none']")
+    await emptied_search_box(page)
+    await page.keyboard.insert_text(query)  # no key comes up: only the box's input event
+    await page.wait_for_function(ANSWERED, arg=none)
+    inserted, terms = await page.evaluate(RESULTS), await page.evaluate(FOUND_FOR)
+    await emptied_search_box(page)
     cdp = await page.context.new_cdp_session(page)
     for key in query:
         await cdp.send("Input.dispatchKeyEvent", {"type": "keyDown", "key": key, "text": key, "unmodifiedText": key})
         await cdp.send("Input.dispatchKeyEvent", {"type": "keyUp", "key": key})
     await cdp.detach()
-    terms = [term.lower() for term in SEPARATOR.split(query) if term]
-    # Not found: this wait ends the test (60 s) rather than the visit's bound.
-    await page.wait_for_function(ANSWERED, arg=terms, timeout=60_000)
-    return await page.evaluate(RESULTS)
+    if terms:  # the last key's answer: earlier keys found shorter terms
+        await page.wait_for_function(f"terms => ({FOUND_FOR})().join(' ') === terms.join(' ')", arg=terms)
+    else:
+        await page.wait_for_function(ANSWERED, arg=none)
+    return {"inserted": inserted, "typed": await page.evaluate(RESULTS), "terms": terms,
+            "count": await page.evaluate(FOUND)}
 
 
 async def heading_fonts(visit) -> list[str]:
@@ -1079,6 +1113,8 @@ async def phone_record(browser, server: str, page_name: str) -> dict:
         await page.wait_for_function(MOUNTED, polling="raf")  # Material's code blocks, focusable
         narrow = {**await page.evaluate(NARROW), "broken": await page.evaluate(BROKEN_CODE),
                   "minus infinity": await page.evaluate(MINUS_INFINITY)}
+        if language_of(page_name) == "th":
+            narrow["thai breaks"] = {390: await page.evaluate(THAI_BREAKS)}
         # Turned to a wide screen, a widget lays its panels out again as a wide screen has them
         # (resize events are handled before the frame after next is drawn).
         await page.set_viewport_size({"width": 1280, "height": 900})
@@ -1086,11 +1122,59 @@ async def phone_record(browser, server: str, page_name: str) -> dict:
         phone["widened"] = [await figure.evaluate("f => f.querySelector('svg.attnlit-drawing').innerHTML")
                             for figure in figures]
         narrow["broken wide"] = await page.evaluate(BROKEN_CODE)
+        if language_of(page_name) == "th":
+            narrow["thai breaks"][1280] = await page.evaluate(THAI_BREAKS)
         narrow["slider places"] = await page.evaluate(SLIDER_PLACES)
         phone["errors"] = errors
         return {"phone": phone, "narrow": narrow}
     finally:
         await context.close()
+
+
+# Where lines of Thai break inside a run of Thai letters (Thai writes no spaces): for each
+# such break, the run, where in it the line broke, and whether two text nodes meet there (the
+# build cuts words by the text between elements: tools/thai_words.py).
+THAI_BREAKS = r"""() => {
+    // Thai letters, and what the build puts between them (a word joiner, a zero-width space).
+    const thai = c => (c >= "\u0e00" && c <= "\u0e7f") || c === "\u2060" || c === "\u200b", found = [];
+    const walker = document.createTreeWalker(document.querySelector("article"), NodeFilter.SHOW_TEXT, {
+        acceptNode: node => node.parentElement.closest("pre, code, svg, math, script, style")
+            ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT });
+    const box = node => node.parentElement.closest("p, li, td, th, figcaption, h1, h2, h3, h4, h5, summary, dt, dd, div");
+    let run = [];  // [character, its line's top, its node] of the run of Thai letters so far
+    const end = () => {
+        for (let i = 1; i < run.length; i++)
+            if (run[i][1] > run[i - 1][1] + 2)
+                found.push({ run: run.map(c => c[0]).join(""), at: i, between: run[i][2] !== run[i - 1][2] });
+        run = [];
+    };
+    while (walker.nextNode()) {
+        const node = walker.currentNode;
+        if (run.length && box(node) !== box(run.at(-1)[2])) end();
+        for (let i = 0; i < node.length; i++) {
+            if (!thai(node.data[i])) { end(); continue; }
+            const range = document.createRange();
+            range.setStart(node, i);
+            range.setEnd(node, i + 1);
+            const rect = range.getClientRects()[0];
+            if (rect) run.push([node.data[i], rect.top, node]);
+        }
+    }
+    end();
+    return found;
+}"""
+# What Thai type is set in: the captions' style, the admonitions' size, how far the link
+# underlines sit below the text (in ems of the link's size).
+THAI_TYPE = """() => ({
+    captions: [...new Set([...document.querySelectorAll("article figcaption")].map(c => getComputedStyle(c).fontStyle))],
+    admonitions: [...document.querySelectorAll("article .admonition p, article details p")]
+        .map(p => parseFloat(getComputedStyle(p).fontSize)).sort((a, b) => a - b)[0] ?? null,
+    underlines: [...new Set([...document.querySelectorAll("article p a[href]:not(.headerlink)")].map(a => {
+        const style = getComputedStyle(a);
+        return +(parseFloat(style.textUnderlineOffset) / parseFloat(style.fontSize)).toFixed(2);
+    }))],
+    family: getComputedStyle(document.body).fontFamily,
+})"""
 
 
 # Material follows a click on a link of the site without a reload once it has read the
@@ -1288,20 +1372,29 @@ async def palette_system_record(browser, server: str) -> dict:
 # Page 10c's playground (docs/javascripts/tinygpt.js): chapter 10's model, run in the browser.
 LIVE = "talk-to-the-model.md"
 LIVE_FILES = ("/talk-to-the-model/tinygpt.bin", "/talk-to-the-model/reference.json")
-# The playground as the reader sees it: its status line, its tables, its tokens (as shown, and
-# as bytes) and which heads are off.
-PLAYGROUND = """box => ({
-    state: box.dataset.state,
-    status: box.querySelector(".attnlit-status")?.textContent ?? "",
-    top: [...box.querySelectorAll(".attnlit-top tbody tr")].map(tr => [...tr.cells].slice(0, 3).map(td => td.textContent)),
-    keys: [...box.querySelectorAll(".attnlit-keys tbody tr")].map(tr => [...tr.cells].map(td => td.textContent)),
-    continuation: box.querySelector(".attnlit-text-out mark")?.textContent ?? "",
-    full: box.querySelector(".attnlit-continuation")?.textContent ?? "",
-    tokens: [...box.querySelectorAll(".attnlit-token")].map(token => token.textContent),
-    bytes: [...box.querySelectorAll(".attnlit-token")].map(token => +token.title.match(/byte (\\d+)/)[1]),
-    position: box.querySelector("input[type=range]")?.value,
-    off: [...box.querySelectorAll("input[role=switch]:not(:checked)")].map(s => s.parentElement.textContent.trim()),
-})"""
+# The playground as the reader sees it: its status line, its tables, its tokens (as shown, with
+# the bytes each spans), its text line (the text, then the continuation: a byte of no character
+# marked and in hex) and which heads are off.
+PLAYGROUND = """box => {
+    const out = box.querySelector(".attnlit-text-out"), mark = out?.querySelector("mark");
+    const tokens = [...box.querySelectorAll(".attnlit-token")];
+    return {
+        state: box.dataset.state,
+        status: box.querySelector(".attnlit-status")?.textContent ?? "",
+        top: [...box.querySelectorAll(".attnlit-top tbody tr")].map(tr => [...tr.cells].slice(0, 3).map(td => td.textContent)),
+        keys: [...box.querySelectorAll(".attnlit-keys tbody tr")].map(tr => [...tr.cells].map(td => td.textContent)),
+        continuation: mark?.textContent ?? "",
+        alone: [...(mark?.childNodes ?? [])].map(node => node.nodeType === 1 && node.matches(".attnlit-byte")
+            ? "\ufffd" : node.textContent).join(""),
+        prompt: [...(out?.childNodes ?? [])].filter(node => node !== mark).map(node => node.textContent).join(""),
+        full: box.querySelector(".attnlit-continuation")?.textContent ?? "",
+        tokens: tokens.map(token => token.textContent),
+        spans: tokens.map(token => token.dataset.bytes.split(" ").length),
+        bytes: tokens.flatMap(token => token.dataset.bytes.split(" ").map(Number)),
+        position: box.querySelector("input[type=range]")?.value,
+        off: [...box.querySelectorAll("input[role=switch]:not(:checked)")].map(s => s.parentElement.textContent.trim()),
+    };
+}"""
 # The browser's model against PyTorch's (reference.json, which a block of the page writes): for
 # each sequence, the largest difference of its logits and of its attention weights, and its
 # greedy continuation, both ways.
@@ -1329,6 +1422,7 @@ TIME_FORWARD = """() => {
     return { fastest: times[0], median: times[50] };
 }"""
 STATUS_CHANGED = "([box, status]) => box.querySelector('.attnlit-status').textContent !== status"
+VIETNAMESE, THAI = "Trời xanh. Trời xanh. Tr", "สวัสดี 🙂"  # typed into the English playground
 # On a phone: the smallest text of the playground, tokens cut by their cells, and sideways scroll.
 PLAYGROUND_FITS = """box => ({
     smallest: Math.min(...[...box.querySelectorAll("*")]
@@ -1340,13 +1434,14 @@ PLAYGROUND_FITS = """box => ({
 })"""
 
 
-async def started_playground(context, server: str, requested: list, errors: list):
-    """Page 10c, its playground started by keyboard (Enter on the button) and ready."""
+async def started_playground(context, server: str, requested: list, errors: list, name: str = LIVE):
+    """Page 10c (in English, or `name`), its playground started by keyboard (Enter on the
+    button) and ready."""
     page = await context.new_page()
     page.on("console", lambda m: m.type == "error" and errors.append(m.text))
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.on("request", lambda request: requested.append(urlsplit(request.url).path))
-    await page.goto(server + url_path(LIVE))
+    await page.goto(server + url_path(name))
     box = page.locator(".attnlit-playground")
     await box.locator("button").focus()  # the script has replaced the static text
     before = [*requested]
@@ -1404,6 +1499,11 @@ async def live_record(browser, server: str) -> dict:
         text = box.get_by_role("textbox", name="Your text")
         seen["typed"] = await after(lambda: text.press_sequentially("Hé!"))  # empty after a preset
         seen["typed long"] = await after(lambda: text.press_sequentially("0123456789" * 4 + "Hé!"))
+        # Text in other scripts, as an input method sends it (no key events): shown as text.
+        seen["vietnamese"] = await after(lambda: text.fill(VIETNAMESE))
+        await text.fill("")
+        await text.focus()
+        seen["thai"] = await after(lambda: page.keyboard.insert_text(THAI))
         seen["rings"] = rings
         # What the screenshots and the audit see: the phrase, the induction heads off.
         await after(lambda: presets["a repeated phrase"].click())
@@ -1446,6 +1546,26 @@ async def live_record(browser, server: str) -> dict:
         await style.evaluate("style => style.remove()")
     finally:
         await off.close()
+    seen["errors"] = errors
+    return seen
+
+
+async def phrase_record(browser, server: str, language: str) -> dict:
+    """A translated page 10c: its playground started, then its language's phrase picked."""
+    context, errors = await browser.new_context(viewport={"width": 1280, "height": 900}), []
+    context.set_default_timeout(120_000)
+    try:
+        page, box, *_ = await started_playground(context, server, [], errors, f"{language}/{LIVE}")
+        before = await box.evaluate(PLAYGROUND)
+        label = thai_words.kept_whole(i18n.strings(language, ROOT)["playground"]["a repeated phrase in this language"])
+        await box.get_by_role("button", name=label).click()
+        await page.wait_for_function(STATUS_CHANGED, arg=[await box.element_handle(), before["status"]])
+        seen = await box.evaluate(PLAYGROUND)
+        style = await page.evaluate_handle(NO_HEADER)
+        await box.screenshot(path=SHOTS / f"playground-{language}.png")
+        await style.evaluate("style => style.remove()")
+    finally:
+        await context.close()
     seen["errors"] = errors
     return seen
 
@@ -1520,14 +1640,15 @@ async def page_record(browser, server: str, page_name: str) -> dict:
                     await page.locator(".attnlit-figure").first.screenshot(path=SHOTS / f"figure-{scheme}.png")
         if page_name in COPIED:
             record["copied"] = await page.evaluate(COPY_EVERY_BLOCK)
-        if page_name == SEARCHED:
-            record["searched"] = {query: await search(page, query) for query in SEARCHES}
-            await page.screenshot(path=SHOTS / "search.png")  # the last query's results
+        if page_name in SEARCHED_ON:
+            record["searched"] = {query: await search(page, query) for query in SEARCHED_ON[page_name]}
+            await page.screenshot(path=SHOTS / f"search-{shot_name(page_name)}.png")  # the last query's results
         if page_name in TYPED:
-            record["typed"] = {query: await typed_search(page, query) for query in TYPED[page_name]}
-            await page.screenshot(path=SHOTS / f"search-{language_of(page_name)}.png")
+            record["typed"] = {query: await search(page, query) for query in TYPED[page_name]}
+            await page.screenshot(path=SHOTS / f"search-typed-{shot_name(page_name)}.png")
         if page_name in TRANSLATED:
             record["fonts"] = await heading_fonts(visit)
+            record["type"] = await page.evaluate(THAI_TYPE)
         return record
     finally:
         await visit.close()
@@ -1580,7 +1701,9 @@ async def browse(server: str, site: Path) -> dict:
         # Visits of their own, each kept in one page's record (an exception too, for its tests).
         journeys = {"instant": (INSTANT[0], instant_record), "palette": (PALETTE_PAGES[0], palette_record),
                     "palette system": (PALETTE_PAGES[1], palette_system_record), "live": (LIVE, live_record),
-                    "languages": (SELECTED, functools.partial(languages_record, site=site))}
+                    "languages": (SELECTED, functools.partial(languages_record, site=site)),
+                    **{f"phrase {language}": (f"{language}/{LIVE}", functools.partial(phrase_record, language=language))
+                       for language in LANGUAGES}}
         cases = [(name, kind, case, change) for case, (name, kind, change) in ALTERED.items()]
         cases += [(name, kind, None, change) for (name, kind), change in BROKEN.items()]
         outcomes = iter(await asyncio.gather(
@@ -1686,7 +1809,8 @@ def test_search_within_budget(browsed, floor_name):
     """Every page loads the whole index; its own size is in screenshots/page-weight.md."""
     floor = record(browsed, floor_name)
     index = "/" + floor_name.replace(FLOOR, INDEX.lstrip("/"))  # the language's own index
-    assert index in floor["sizes"] and len([path for path in floor["sizes"] if SEARCH_FILES.search(path)]) == 2
+    workers = {path.rsplit("/", 1)[1] for path in floor["sizes"] if "/workers/" in path}
+    assert index in floor["sizes"] and workers == {"attnlit-search.js", MATERIAL_WORKER}, workers
     budget = search_budget_of(floor_name)
     assert weight(floor, search=True) <= budget, f"{weight(floor, search=True)} bytes sent, budget {budget}"
 
@@ -1817,7 +1941,7 @@ def test_figure_labels_overlap_nothing(browsed, page_name):
 
 @pytest.mark.parametrize("query", SEARCHES)
 def test_search_lists_first_the_page_that_names_the_query(browsed, query):
-    pages = [result["page"] for result in record(browsed, SEARCHED)["searched"][query]]
+    pages = [result["page"] for result in record(browsed, SEARCHED)["searched"][query]["typed"]]
     first, among = SEARCHES[query]
     assert not first or pages[0] in [f"/{page}" for page in first], pages[:5]
     assert {f"/{page}" for page in among} <= set(pages[:5]), pages[:5]
@@ -1827,10 +1951,42 @@ def test_search_lists_first_the_page_that_names_the_query(browsed, query):
                                                 for query in queries])
 def test_search_finds_a_word_typed_in_the_pages_language(browsed, page_name, query):
     """On its page first, with a preview that holds the word (the index's word breaks aside)."""
-    results = record(browsed, page_name)["typed"][query]
+    results = record(browsed, page_name)["typed"][query]["typed"]
     assert results and results[0]["page"] == "/" + url_path(page_name), [r["page"] for r in results]
     previews = [preview.replace("\u200b", "") for result in results for preview in result["previews"]]
     assert any(query.lower() in preview.lower() for preview in previews), previews[:3]
+
+
+@pytest.mark.parametrize(("page_name", "query"), [(name, query) for name, queries in SEARCHED_ON.items()
+                                                for query in queries] + [(name, query) for name, queries in TYPED.items()
+                                                                         for query in queries])
+def test_search_answers_text_that_comes_without_key_presses(browsed, page_name, query):
+    """Pasted, or from an input method or an on-screen keyboard: the results of the keys."""
+    seen = record(browsed, page_name)
+    answer = (seen["searched"] if page_name in SEARCHED_ON else seen["typed"])[query]
+    assert answer["inserted"] and answer["inserted"] == answer["typed"], [r["page"] for r in answer["inserted"]]
+
+
+@pytest.mark.parametrize(("page_name", "query"), [(name, query) for name, queries in TRANSLATED_SEARCHES.items()
+                                                for query in queries])
+def test_a_translations_search_lists_first_the_page_that_names_the_query(browsed, page_name, query):
+    pages = [result["page"] for result in record(browsed, page_name)["searched"][query]["typed"]]
+    expected = f"/{language_of(page_name)}/{TRANSLATED_SEARCHES[page_name][query]}"
+    assert pages and pages[0] == expected, pages[:5]
+
+
+@pytest.mark.parametrize(("page_name", "query"), [(name, query) for name, pairs in SAME_RESULTS.items()
+                                                for query in pairs])
+def test_a_spelling_finds_what_the_word_it_stands_for_finds(browsed, page_name, query):
+    searched = record(browsed, page_name)["searched"]
+    pages = {word: [result["page"] for result in searched[word]["typed"]] for word in (query, SAME_RESULTS[page_name][query])}
+    spelt, word = pages[query], pages[SAME_RESULTS[page_name][query]]
+    assert word, f"{SAME_RESULTS[page_name][query]!r} finds nothing"
+    if language_of(page_name) == "th":
+        assert spelt == word
+    else:  # without diacritics: as many pages as with them, maybe more, the same page first
+        counts = [searched[word]["count"] for word in (query, SAME_RESULTS[page_name][query])]
+        assert counts[0] >= counts[1] > 0 and spelt[0] == word[0], (spelt[:5], word[:5], counts)
 
 
 def fonts_for(language: str) -> set[str]:
@@ -1844,6 +2000,33 @@ def test_a_translated_page_is_drawn_in_a_font_that_has_its_letters(browsed, page
     """Without one, Thai shows as boxes: .ci/run installs fonts-thai-tlwg."""
     language, used = language_of(page_name), record(browsed, page_name)["fonts"]
     assert set(used) & fonts_for(language), f"first paragraph drawn in {used}, none with {language} letters"
+
+
+THAI_PAGES = [name for name in TRANSLATED if language_of(name) == "th"]
+
+
+@pytest.mark.parametrize("page_name", THAI_PAGES)
+def test_thai_lines_break_between_words_never_inside_one(browsed, page_name):
+    """At 390 px and at 1280 px, every fold open: each break inside a run of Thai letters falls
+    between two of the words the build cut it into (tools/thai_words.py), as a Thai reader
+    expects (not เม|ทริกซ์, น้ำ|หนัก, ความ|ยาว)."""
+    inside = {}
+    for width, breaks in record(browsed, page_name)["narrow"]["thai breaks"].items():
+        for seen in breaks:
+            run, at = (re.sub("[\u2060\u200b]", "", part) for part in (seen["run"], seen["run"][:seen["at"]]))
+            ends = {sum(map(len, thai_words.words(run)[:k])) for k in range(len(run) + 1)}
+            if len(at) not in ends and not seen["between"]:
+                inside.setdefault(width, []).append(f"{at}|{run[len(at):]}")
+    assert inside == {}, inside
+
+
+@pytest.mark.parametrize("page_name", THAI_PAGES)
+def test_thai_is_set_upright_at_a_size_its_marks_can_be_read_at(browsed, page_name):
+    seen = record(browsed, page_name)["type"]
+    assert seen["captions"] in ([], ["normal"]), "no fake italics for Thai"
+    assert seen["admonitions"] is None or seen["admonitions"] >= 15, seen["admonitions"]
+    assert all(offset >= 0.3 for offset in seen["underlines"]), "an underline clear of the marks below"
+    assert "Leelawadee UI" in seen["family"] and "Loma" in seen["family"], seen["family"]
 
 
 def languages(browsed) -> dict:
@@ -1879,8 +2062,8 @@ def words(text: str) -> str:
 def test_search_previews_are_the_pages_own_running_text(browsed, site):
     """Each block of a preview is a run of its page's words, in the page's order."""
     checked, pages = 0, {}
-    for query, results in record(browsed, SEARCHED)["searched"].items():
-        for result in results:
+    for query, answer in record(browsed, SEARCHED)["searched"].items():
+        for result in answer["typed"]:
             if result["page"] not in pages:
                 html = (site / result["page"].strip("/") / "index.html").read_text(encoding="utf-8")
                 article = html[html.index("<article"):html.index("</article>")]
@@ -2294,6 +2477,29 @@ def test_the_playground_answers_the_keyboard_and_the_pointer(browsed):
     assert "The text has 48 bytes; the model reads the last 32." in long["status"]
     assert long["continuation"] == "" and "None: the context is full." in long["full"]
     assert seen["shown"]["off"] == ["1.0", "1.1"]  # in the screenshots and the audit
+
+
+def test_the_playground_shows_text_as_text(browsed):
+    """Each character once, over the cells of its bytes; the text line as typed."""
+    seen = live(browsed)
+    vietnamese, thai = seen["vietnamese"], seen["thai"]
+    assert vietnamese["bytes"] == list(VIETNAMESE.encode()) and vietnamese["prompt"] == VIETNAMESE
+    assert vietnamese["tokens"][:6] == ["T", "r", "ờ", "i", "␣", "x"] and vietnamese["spans"][:3] == [1, 1, 3]
+    assert thai["bytes"] == list(THAI.encode()) and thai["prompt"] == THAI
+    assert thai["tokens"] == ["ส", "วั", "ส", "ดี", "␣", "🙂"] and thai["spans"] == [3, 6, 3, 6, 1, 4]
+    assert seen["errors"] == []
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_translated_playground_offers_a_phrase_in_its_language_and_continues_it_as_pytorch(browsed, language):
+    seen = record(browsed, f"{language}/{LIVE}")[f"phrase {language}"]
+    page = (i18n.docs_dir(language, ROOT) / LIVE).read_text(encoding="utf-8")
+    phrase = unescape(re.search(r'<div class="attnlit-playground"[^>]* data-phrase="([^"]+)"', page)[1])
+    copies = dict(re.fullmatch(r"'(.+)': \d+ characters, \d+ bytes, then '(.*)'", line).groups()
+                  for line in printed(LIVE, Printed('for text in ("Bầu trời. Bầ", "สวัสดี สวั"):', [0, 1])))
+    assert seen["bytes"] == list(phrase.encode()) and seen["prompt"] == phrase
+    assert seen["alone"] == copies[phrase], "the continuation, a byte of no character as PyTorch's �"
+    assert re.search("[\u0e00-\u0e7f]" if language == "th" else "[ạ-ỹ]", phrase) and seen["errors"] == []
 
 
 def test_the_playground_meets_wcag_21_aa_in_both_palettes(browsed):

@@ -11,6 +11,7 @@ import pytest
 from mkdocs.exceptions import PluginError
 
 import mkdocs_hooks
+import thai_words
 from mkdocs_hooks import OUTPUT
 
 MATH = '<math xmlns="http://www.w3.org/1998/Math/MathML" display='  # as latex2mathml writes it
@@ -103,11 +104,15 @@ def test_a_figure_that_leaves_a_widget_gets_its_data_beside_the_drawing(tmp_path
 
 def test_a_translated_widget_carries_the_words_its_kind_and_its_data_ask_for_only(monkeypatch):
     """Not the language's every widget word: a page would carry them once a widget."""
-    words = {"scores": "S", "context vector": "C", "rope's": "R", "a word of the data": "W", "deep": "D"}
-    monkeypatch.setattr(mkdocs_hooks.Build, "strings", {"widgets": words})
-    data = {"kind": "query", "words": ["a word of the data", "other"], "fetched": {"x": [{"label": "deep"}]}}
+    words = {"scores": "S", "context vector": "C", "rope's": "R", "a word of the data": "W", "deep": "D",
+             "window, w = {w}": "fenêtre, w = {w}", "unused {x}": "U {x}"}
+    monkeypatch.setattr(mkdocs_hooks.Build, "strings", {"figures": words})
+    data = {"kind": "query", "words": ["a word of the data", "other", "window, w = 16"],
+            "fetched": {"x": [{"label": "deep"}]}}
+    # A word of the data that a key with {names} translates comes translated: the script looks
+    # words up as they are.
     assert mkdocs_hooks.widget_strings(data) == {"scores": "S", "context vector": "C", "a word of the data": "W",
-                                                 "deep": "D"}
+                                                 "deep": "D", "window, w = 16": "fenêtre, w = 16"}
 
 
 def test_a_widgets_heavy_data_becomes_a_file_of_the_site_that_its_page_fetches(tmp_path, monkeypatch):
@@ -277,6 +282,10 @@ def test_a_playground_loads_its_script_and_no_other():
     html = mkdocs_hooks.on_page_content('<div class="attnlit-playground" data-playground="tinygpt"></div>', page)
     assert html.endswith('</div>\n<script src="../../javascripts/tinygpt.js" defer></script>')
     assert html.count("<script") == 1
+    # Markdown writes a box's attributes in its own order: a translation's phrase comes first.
+    html = mkdocs_hooks.on_page_content(
+        '<div class="attnlit-playground" data-phrase="สวัสดี" data-playground="tinygpt"></div>', page)
+    assert html.endswith('</div>\n<script src="../../javascripts/tinygpt.js" defer></script>')
     with pytest.raises(PluginError, match="chapter.md: no script docs/javascripts/chess.js"):
         mkdocs_hooks.on_page_content('<div class="attnlit-playground" data-playground="chess"></div>', page)
 
@@ -284,7 +293,7 @@ def test_a_playground_loads_its_script_and_no_other():
 @pytest.mark.parametrize("language, strings, carried", [
     ("en", {}, None),
     ("th", {"in_english": "ภาษาอังกฤษ", "playground": {"Start the model": "เริ่มโมเดล", "a \"b\" & c": "<d>"}},
-     {"Start the model": "เริ่มโมเดล", "a \"b\" & c": "<d>"}),
+     {"Start the model": thai_words.kept_whole("เริ่มโมเดล"), "a \"b\" & c": "<d>"}),  # Thai words kept whole
 ])
 def test_a_translated_pages_playground_carries_its_languages_words(monkeypatch, language, strings, carried):
     """As a widget's data carries them: docs/javascripts/tinygpt.js reads them from data-strings."""

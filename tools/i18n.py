@@ -6,8 +6,8 @@ docs/<code>/<page>, at the same path as docs/<page>; mkdocs.<code>.yml (`INHERIT
 builds the language's pages into site/<code>/. A translated page:
 
 - holds the English page's code blocks and printed outputs, in the same order: code equal token
-  by token once comments are removed (comments may be translated), everything else byte for
-  byte (`identity_errors`). So its code is never run again: it is the code that runs in English.
+  by token once comments are removed (comments may be translated; a block of shell commands'
+  too), everything else byte for byte (`identity_errors`). So its code is never run again: it is the code that runs in English.
   A lab (docs/labs/*.py, a jupytext percent script) holds the English code cells likewise; its
   markdown cells are its prose;
 - writes each term of its language's glossary (docs/<code>/glossary.yml) one way
@@ -34,7 +34,7 @@ from pathlib import Path
 import yaml
 
 sys.path.insert(0, str(Path(__file__).parent))
-from tangle import FENCE, FIGURE, MARKER, OUTPUT, fences, nav_pages  # noqa: E402
+from tangle import FENCE, FIGURE, MARKER, OUTPUT, fences, nav_pages, read_config  # noqa: E402
 from tangle import translations as languages  # noqa: E402, F401: the codes, from mkdocs.yml
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -71,6 +71,11 @@ def language_config(language: str, root: Path = ROOT) -> dict:
 
     Loader.add_multi_constructor("", lambda loader, suffix, node: None)
     return yaml.load(config_file(language, root).read_text(encoding="utf-8"), Loader=Loader)
+
+
+def alternates(root: Path = ROOT) -> list[dict]:
+    """The site's languages as its language selector lists them (mkdocs.yml's extra.alternate)."""
+    return read_config(root)["extra"]["alternate"]
 
 
 def strings(language: str, root: Path = ROOT) -> dict:
@@ -244,6 +249,16 @@ def code_tokens(code: str) -> tuple[list[tuple[str, str]], list[str]] | None:
     return kept, annotations
 
 
+# Blocks of commands: a translation may translate their comments, as a Python block's.
+SHELLS = {"console", "shell", "sh", "bash"}
+SHELL_COMMENT = re.compile(r"(?:^|\s+)#.*$", re.MULTILINE)
+
+
+def shell_lines(body: str) -> list[str]:
+    """The commands of a block, without the comments after them or on lines of their own."""
+    return SHELL_COMMENT.sub("", body).splitlines()
+
+
 def block_difference(english: Fenced, translated: Fenced) -> str | None:
     """Why a translated block is not the English one, or None if it is."""
     for what in ("info", "marker", "indent"):
@@ -261,6 +276,8 @@ def block_difference(english: Fenced, translated: Fenced) -> str | None:
             if ours[1] != theirs[1]:
                 return f"its annotation markers are {theirs[1]}, the English block's {ours[1]}"
             return None
+    if english.info in SHELLS and shell_lines(english.body) == shell_lines(translated.body):
+        return None  # the same commands, their comments translated
     if english.body != translated.body:
         line = next((i for i, (a, b) in enumerate(zip(english.body.splitlines(), translated.body.splitlines()))
                      if a != b), None)
@@ -307,12 +324,14 @@ class Term:
     english: str
     use: str  # how the language writes it
     avoid: list[str]  # other renderings seen or likely, which its pages must not use
+    note: str | None = None  # why, in the language: the glossary page shows it
 
 
 def glossary(language: str, root: Path = ROOT) -> list[Term]:
     """A language's glossary (docs/<code>/glossary.yml)."""
     entries = yaml.safe_load((docs_dir(language, root) / "glossary.yml").read_text(encoding="utf-8"))
-    return [Term(entry["en"], entry["use"], list(entry.get("not") or [])) for entry in entries["terms"]]
+    return [Term(entry["en"], entry["use"], list(entry.get("not") or []), entry.get("note"))
+            for entry in entries["terms"]]
 
 
 def kept_names(language: str, root: Path = ROOT) -> list[str]:
@@ -320,6 +339,13 @@ def kept_names(language: str, root: Path = ROOT) -> list[str]:
     libraries, units (docs/<code>/glossary.yml's `names`)."""
     entries = yaml.safe_load((docs_dir(language, root) / "glossary.yml").read_text(encoding="utf-8"))
     return [str(name) for name in entries.get("names") or []]
+
+
+def synonyms(language: str, root: Path = ROOT) -> dict[str, str]:
+    """The language's own words for the terms it keeps in English (มาสก์, แคช; truy vấn), which
+    its pages never write: what a reader may type instead, and the term to search."""
+    return {spelling: term.use for term in glossary(language, root) if term.use == term.english
+            for spelling in term.avoid if not spelling.isascii()}
 
 
 def occurrences(form: str, text: str) -> list[tuple[int, int]]:
@@ -371,10 +397,8 @@ def glossary_errors_of_page(language: str, page: str, root: Path = ROOT) -> list
 # Languages written without spaces between words. Material's search splits the index's text at
 # its separator only, so that a Thai run of words would be one term, found from its first
 # letters only. The Thai site's index gets a zero-width space (which the separator splits at,
-# and a preview does not show) between the words that PyThaiNLP finds (`segmented`); and, in a
-# field of its own that no preview shows, each two words that follow each other, run together
-# (`compounds`): a reader types "ความยาว" (length) or "เวกเตอร์บริบท" (context vector) as one
-# word, where PyThaiNLP's dictionary finds two.
+# and a preview does not show) between the words that PyThaiNLP finds (`segmented`); the search
+# worker cuts a reader's query into the same words (docs/assets/javascripts/workers/).
 SEGMENTED = {"th"}
 THAI_RUN = re.compile(r"[\u0e00-\u0e7f]+")
 WORD_BREAK = "\u200b"
@@ -387,25 +411,6 @@ def segmented(text: str, language: str) -> str:
     from pythainlp.tokenize import word_tokenize
 
     return THAI_RUN.sub(lambda run: WORD_BREAK.join(word_tokenize(run[0], engine="newmm")), text)
-
-
-# Thai function words (particles, prepositions, conjunctions) that no searched compound
-# starts or ends with. PyThaiNLP's stop words are too many: they hold ยาว and ความ, which make
-# ความยาว.
-FUNCTION_WORDS = frozenset("ของ ที่ และ ใน เป็น ให้ กับ จาก ว่า ซึ่ง จะ แล้ว ก็ หรือ แต่ ถ้า เมื่อ "
-                           "โดย ด้วย นี้ นั้น คือ".split())
-
-
-def compounds(text: str) -> str:
-    """Each two words of a segmented text that follow each other in a run, run together, once:
-    what a reader types as one word (เวกเตอร์บริบท, ความยาว). Pairs with a function word
-    (บริบทของ) are left out: nobody searches for them, and they were a fifth of the index."""
-    pairs = []
-    for run in re.findall(rf"[\u0e00-\u0e7f{WORD_BREAK}]+", text):
-        words = [word for word in run.split(WORD_BREAK) if word]
-        pairs += [first + second for first, second in zip(words, words[1:])
-                  if first not in FUNCTION_WORDS and second not in FUNCTION_WORDS]
-    return " ".join(dict.fromkeys(pairs))
 
 
 def main(argv: list[str], root: Path = ROOT) -> int:

@@ -15,6 +15,7 @@ import re
 import sys
 import textwrap
 import unicodedata
+import warnings
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from pathlib import Path
@@ -29,7 +30,10 @@ from mkdocs.utils import get_relative_url
 
 sys.path.insert(0, str(Path(__file__).parent))
 # One reading of markers and fences, shared with the tangler and the notebook converter.
+import figure_words  # noqa: E402
+import glossary_table  # noqa: E402
 import i18n  # noqa: E402
+import thai_words  # noqa: E402
 from cache_key import cache  # noqa: E402
 from notebooks import chapter_notebook, lab_notebook  # noqa: E402
 from tangle import FIGURE, MARKER, OUTPUT, SITE_FILE, TangleError, fences  # noqa: E402
@@ -68,7 +72,7 @@ WIDGETS_JS, KIND_JS = "javascripts/widgets.js", "javascripts/widgets/{}.js"
 WIDGET_KIND = re.compile(r'<figure class="attnlit-figure"[^>]* data-widget="([a-z]+)"')
 # A playground (a page's own interactive part, not a figure) loads its script, and only its.
 PLAYGROUND_JS = "javascripts/{}.js"
-PLAYGROUND = re.compile(r'<div class="attnlit-playground" data-playground="([a-z]+)"')
+PLAYGROUND = re.compile(r'<div class="attnlit-playground"[^>]* data-playground="([a-z]+)"')
 # The words a widget's script, or a playground's, asks for in its page's language: t("...").
 ASKED = re.compile(r'\bt\("([^"]+)"')
 # A widget's data too heavy for its page: a file of the site, which widgets.js fetches when the
@@ -118,6 +122,11 @@ def on_config(config, **kwargs):
         folder = cache("mkdocs-jupyter", ROOT)
         plugin.config["cache_dir"] = str(folder if Build.language == i18n.ENGLISH else folder / Build.language)
     config.mdx_configs.setdefault("toc", {})["slugify"] = slugify
+    # The site's Python-Markdown extensions, registered here because mkdocs.yml can name only
+    # an importable module, and tools/ is not one.
+    for extension in (thai_words.ThaiWords, glossary_table.GlossaryTable):
+        if not any(isinstance(loaded, extension) for loaded in config.markdown_extensions):
+            config.markdown_extensions.append(extension())
     for option in config.theme.get("palette") or []:  # the toggle shown in each palette
         option["toggle"]["name"] = said(f"toggle_{option['scheme']}")
     Build.root_url = urlsplit(config.site_url or "/").path
@@ -198,15 +207,19 @@ def on_files(files, config, **kwargs):
 
 
 def draw(code: str, key: str) -> tuple[str, str | None]:
-    """Run a figure block in a fresh namespace: its `fig` as inline SVG, its `widget` as JSON.
+    """Run a figure block in a fresh namespace: its `fig` as inline SVG, in the language being
+    built, and its `widget` as JSON.
 
-    Both are cached by the block's code; a block without a widget has no JSON file.
+    Both are cached by the block's code, and a translation's drawing by its words too; a block
+    without a widget has no JSON file.
     """
-    name = hashlib.sha1("\0".join([key, code]).encode()).hexdigest()
+    words = Build.strings.get("figures") or {} if Build.language != i18n.ENGLISH else None
+    parts = [key, code] if words is None else [key, code, Build.language, json.dumps(words, sort_keys=True)]
+    name = hashlib.sha1("\0".join(parts).encode()).hexdigest()
     cached, data = FIGURES / f"{name}.svg", FIGURES / f"{name}.json"
     if cached.exists():
         return cached.read_text(encoding="utf-8"), data.read_text(encoding="utf-8") if data.exists() else None
-    svg, widget = render(code, key)
+    svg, widget = render(code, key, words)
     cached.parent.mkdir(parents=True, exist_ok=True)
     # Two builds may draw at once; the SVG is written last, so that its presence means both are.
     for path, text in ((data, widget), (cached, svg)):
@@ -217,17 +230,57 @@ def draw(code: str, key: str) -> tuple[str, str | None]:
     return svg, widget
 
 
-def render(code: str, key: str) -> tuple[str, str | None]:
-    """Run a figure block in a fresh namespace: its `fig` as inline SVG, its `widget` as JSON."""
+# Fonts that matplotlib measures a language's figure text in, after DejaVu Sans (which has
+# no Thai letters): the page draws it in its own Thai font (extra.css), of about that width.
+FIGURE_FONTS = {"th": ["Loma", "Waree", "Thonburi", "Tahoma", "Leelawadee UI", "Noto Sans Thai"]}
+# What the measuring font leaves on every text element of a translated figure: the page's
+# fonts are the figure's, as in English.
+MEASURED_FONT = re.compile(r"font-family:'DejaVu Sans', '[^']+';?|;font-family:'DejaVu Sans', '[^']+'")
+
+
+def figure_fonts(language: str) -> dict:
+    """matplotlib's settings for a language's figures: DejaVu Sans, then a font that has its
+    letters where DejaVu Sans lacks them, which the builder must have."""
+    from matplotlib import font_manager
+
+    wanted = FIGURE_FONTS.get(language)
+    if not wanted:
+        return {}
+    for family in wanted:
+        try:
+            font_manager.findfont(family, fallback_to_default=False)
+        except ValueError:
+            continue
+        return {"font.family": ["DejaVu Sans", family]}
+    raise PluginError(f"the {language} figures need one of the fonts {', '.join(wanted)} to be laid out "
+                      "(on Debian and Ubuntu: apt-get install fonts-thai-tlwg)")
+
+
+def render(code: str, key: str, words: dict[str, str] | None = None) -> tuple[str, str | None]:
+    """Run a figure block in a fresh namespace: its `fig` as inline SVG, its `widget` as JSON;
+    with `words`, a translation's table, every text of the figure translated before it is
+    laid out (tools/figure_words.py)."""
+    import matplotlib
     from matplotlib.figure import Figure
 
     from attnlit.plots import to_svg
 
     namespace = {"__name__": "__main__"}
-    exec(compile(code, key, "exec"), namespace)
-    fig, widget = namespace.get("fig"), namespace.get("widget")
-    if not isinstance(fig, Figure):
-        raise ValueError(f"the block must leave a matplotlib Figure in `fig`, found {type(fig).__name__}")
+    fonts = figure_fonts(Build.language) if words is not None else {}
+    with matplotlib.rc_context(fonts), warnings.catch_warnings():
+        # A letter that the fonts lack would be measured as a box: fail rather than draw it.
+        warnings.filterwarnings("error", "Glyph .* missing from font", UserWarning)
+        exec(compile(code, key, "exec"), namespace)
+        fig, widget = namespace.get("fig"), namespace.get("widget")
+        if not isinstance(fig, Figure):
+            raise ValueError(f"the block must leave a matplotlib Figure in `fig`, found {type(fig).__name__}")
+        if words is not None:
+            from attnlit.toy import words as sentence  # tick labels that are tokens, not words
+
+            figure_words.translate(fig, figure_words.Words(words), data=sentence)
+        svg = to_svg(fig, name=key)
+    if fonts:
+        svg = MEASURED_FONT.sub("", svg).replace(' style=""', "")
     if widget is not None and not (isinstance(widget, dict) and isinstance(widget.get("kind"), str)):
         raise ValueError("a block's `widget` must be a dict with a str 'kind' (the widget that "
                          f"docs/javascripts/widgets/<kind>.js draws), found {widget!r:.80}")
@@ -236,7 +289,7 @@ def render(code: str, key: str) -> tuple[str, str | None]:
         raise ValueError(f"no script docs/{KIND_JS.format(widget['kind'])} draws the widget's kind")
     if widget is not None:  # plain JSON only: no NaN or infinity, which JSON lacks
         widget = json.dumps(widget, allow_nan=False, separators=(",", ":"))
-    return to_svg(fig, name=key), widget
+    return svg, widget
 
 
 def site_file(code: str, key: str) -> bytes:
@@ -289,7 +342,8 @@ def figure(caption: str, fence: list[str], key: str, url: str = "",
     if widget is not None:
         data = json.loads(widget)
         if Build.language != i18n.ENGLISH:  # the widget's words, translated
-            data["strings"] = widget_strings(data)
+            # Its Thai words kept whole on a line, as the page's own (tools/thai_words.py).
+            data["strings"] = {english: thai_words.kept_whole(said) for english, said in widget_strings(data).items()}
         if "fetched" in data:
             text = json.dumps(data["fetched"], allow_nan=False, separators=(",", ":"))
             path = FETCHED.format(hashlib.sha1(text.encode()).hexdigest()[:12])
@@ -312,10 +366,13 @@ def figure(caption: str, fence: list[str], key: str, url: str = "",
 
 def widget_strings(data: dict) -> dict[str, str]:
     """The language's words that a widget shows, not all of them: those its kind's script asks
-    for, and those of its data (chapter 5's ways come with their English names)."""
+    for, those of its data (chapter 5's ways come with their English names), and the words of
+    its data that a key with {names} translates, translated here (11b's "window, w = 16")."""
     script = (ROOT / "docs" / KIND_JS.format(data["kind"])).read_text(encoding="utf-8")
-    asked = {*ASKED.findall(script), *texts(data)}
-    return {words: said for words, said in (Build.strings.get("widgets") or {}).items() if words in asked}
+    table, held = Build.strings.get("figures") or {}, set(texts(data))
+    asked, words = {*ASKED.findall(script), *held}, figure_words.Words(table)
+    filled = {text: words(text) for text in held - set(table) if words(text) != text}
+    return {english: said for english, said in table.items() if english in asked} | filled
 
 
 def texts(value) -> Iterator[str]:
@@ -477,8 +534,9 @@ def notebook_page(content: str) -> str:
     loaders and a clipboard script; Material already provides what the page needs. A
     figure's own <style>, inside its <svg>, stays: without it, its text and lines lose
     their sizes and colours. Code cells become Material code blocks (styled, with copy
-    buttons), outputs stay out of the search index like the chapters' code, and TeX in
-    markdown cells is wrapped like arithmatex's output, so that it becomes MathML below.
+    buttons), outputs stay out of the search index like the chapters' code, TeX in markdown
+    cells is wrapped like arithmatex's output, so that it becomes MathML below, and Thai words
+    are kept whole (tools/thai_words.py).
     """
     content = NOTEBOOK_NOISE.sub("", content)
     parts = SVG_ELEMENT.split(content)  # figures keep their <style>
@@ -490,7 +548,8 @@ def notebook_page(content: str) -> str:
     for i in range(0, len(parts), 2):
         parts[i] = DISPLAY_TEX.sub(r'<div class="arithmatex">\\[\1\\]</div>', parts[i])
         parts[i] = INLINE_TEX.sub(r'<span class="arithmatex">\\(\1\\)</span>', parts[i])
-    return "".join(parts)
+    # Its Thai words kept whole, as a chapter's are (nbconvert renders the markdown cells).
+    return thai_words.wrap_html("".join(parts))
 
 
 def on_page_content(content: str, page, **kwargs) -> str:
@@ -518,7 +577,8 @@ def on_page_content(content: str, page, **kwargs) -> str:
     kinds = dict.fromkeys(WIDGET_KIND.findall(content))  # in order, once each
     scripts = [WIDGETS_JS, *map(KIND_JS.format, kinds)] if kinds else []
     if Build.language != i18n.ENGLISH and Build.strings.get("playground"):  # its words, translated
-        words = json.dumps(said("playground"), ensure_ascii=False, separators=(",", ":"))
+        words = json.dumps({english: thai_words.kept_whole(words) for english, words in said("playground").items()},
+                           ensure_ascii=False, separators=(",", ":"))
         content = PLAYGROUND.sub(lambda match: f'{match[0]} data-strings="{html.escape(words)}"', content)
     for name in dict.fromkeys(PLAYGROUND.findall(content)):
         if not (ROOT / "docs" / PLAYGROUND_JS.format(name)).exists():
@@ -606,7 +666,7 @@ def stripped_script(source: str, name: str) -> str:
 @event_priority(-100)  # after the search plugin has written the index
 def on_post_build(config, **kwargs) -> None:
     """Serve the site's own scripts stripped and the widgets' data that pages fetch; split the
-    words of a Thai index."""
+    words of a Thai index; give a translation's index the spellings its search takes."""
     for path, text in fetched.items():
         target = Path(config.site_dir) / path
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -616,10 +676,20 @@ def on_post_build(config, **kwargs) -> None:
         name = script.relative_to(config.site_dir)
         script.write_text(stripped_script(script.read_text(encoding="utf-8"), str(name)), encoding="utf-8")
     index = Path(config.site_dir) / "search" / "search_index.json"
-    if Build.language in i18n.SEGMENTED and index.exists():
-        data = json.loads(index.read_text(encoding="utf-8"))
-        data["config"]["fields"]["words"] = {"boost": 1.0}  # searched, never shown
-        for doc in data["docs"]:
-            doc["title"], doc["text"] = (i18n.segmented(doc[field], Build.language) for field in ("title", "text"))
-            doc["words"] = i18n.compounds(f"{doc['title']} {doc['text']}")
-        index.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
+    if not index.exists():
+        return
+    data = json.loads(index.read_text(encoding="utf-8"))
+    fields = [(doc, field) for doc in data["docs"] for field in ("title", "text")]
+    unjoined = re.compile(f"[{thai_words.JOINER}{thai_words.SPACE}]")
+    joined = any(unjoined.search(doc[field]) for doc, field in fields)
+    for doc, field in fields:  # what keeps a Thai word on one line is no part of it
+        doc[field] = unjoined.sub("", doc[field])
+        if Build.language in i18n.SEGMENTED:
+            doc[field] = i18n.segmented(doc[field], Build.language)
+    if Build.language == i18n.ENGLISH and not joined:
+        return
+    if Build.language != i18n.ENGLISH:
+        # The spellings a reader may type for a word the pages write otherwise, which the search
+        # worker searches as that word (docs/assets/javascripts/workers/attnlit-search.js).
+        data["config"]["attnlit"] = {"synonyms": i18n.synonyms(Build.language, ROOT)}
+    index.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")

@@ -201,10 +201,67 @@
     const x = Math.min(Math.max(v, 0), 1) * 8, i = Math.min(7, Math.floor(x));
     return `rgb(${BLUES[i].map((c, j) => Math.round(c + (x - i) * (BLUES[i + 1][j] - c)))})`;
   }
-  // A byte as a character: printable ASCII and Latin-1 as themselves, the rest as a dot.
-  const char = b => (b > 32 && b < 127) || (b > 160 && b !== 173) ? String.fromCharCode(b)
-    : b === 32 ? " " : "·";
-  const cell = b => (b === 32 ? "␣" : char(b)); // a space, visible in a cell
+  // Bytes as UTF-8 text: each character (a letter with its marks: a grapheme) drawn once over
+  // the bytes it spans. A byte of no whole character (a random byte, or a character cut by the
+  // edge of the context) stands alone, shown by its value in hex.
+  const strict = new TextDecoder("utf-8", { fatal: true }), encoder = new TextEncoder();
+  const segmenter = Intl.Segmenter ? new Intl.Segmenter(undefined, { granularity: "grapheme" }) : null;
+  const graphemes = text => segmenter ? [...segmenter.segment(text)].map(s => s.segment) : [...text];
+  const hex = b => b.toString(16).padStart(2, "0");
+  const LEAD = b => (b < 0x80 ? 1 : b < 0xc2 ? 0 : b < 0xe0 ? 2 : b < 0xf0 ? 3 : b < 0xf5 ? 4 : 0);
+  function whole(bytes, i) { // the length of the character that starts at i, or 0
+    const k = LEAD(bytes[i]);
+    if (!k || i + k > bytes.length) return 0;
+    try { strict.decode(Uint8Array.from(bytes.slice(i, i + k))); return k; } catch { return 0; }
+  }
+  function characters(bytes) { // [{ from, to, text }], text null for a byte of no character
+    const found = [];
+    for (let i = 0; i < bytes.length;) {
+      let j = i, k;
+      while (j < bytes.length && (k = whole(bytes, j))) j += k;
+      if (j === i) {
+        found.push({ from: i, to: i + 1, text: null });
+        i += 1;
+        continue;
+      }
+      for (const text of graphemes(strict.decode(Uint8Array.from(bytes.slice(i, j))))) {
+        const to = i + encoder.encode(text).length;
+        found.push({ from: i, to, text });
+        i = to;
+      }
+    }
+    return found;
+  }
+  // How a character shows: in a cell a space as ␣; a control character as ·; a byte alone in hex.
+  const glyph = (c, bytes, inCell = true) => c.text === null ? hex(bytes[c.from])
+    : c.text === " " ? (inCell ? "␣" : " ") : /^[\p{Cc}\p{Cf}]+$/u.test(c.text) ? "·" : c.text;
+  // Bytes as a line of text, the characters from byte `from` on underlined (the model's):
+  // a byte alone in hex, marked as no text.
+  function textLine(parent, bytes, from) {
+    const mark = el(null, "mark");
+    for (const c of characters(bytes)) {
+      const into = c.to > from ? mark : parent;
+      if (c.text === null) el(into, "span", { class: "attnlit-byte" }, hex(bytes[c.from]));
+      else into.append(glyph(c, bytes, false));
+    }
+    if (mark.childNodes.length) parent.append(mark);
+    return parent;
+  }
+  const said = (bytes, from = 0) => characters(bytes).filter(c => c.to > from)
+    .map(c => c.text === null ? ` 0x${hex(bytes[c.from])} ` : glyph(c, bytes, false)).join("")
+    .replace(/ {2,}/g, " ").trim();
+  // What byte b makes after the bytes up to position m: the character it ends, if it ends one
+  // (with the bytes of a character begun before it), or the byte in hex.
+  function after(ids, m, b) {
+    let start = m + 1;
+    for (let i = m; i >= Math.max(0, m - 2); i--) {
+      if (LEAD(ids[i]) > m - i + 1) { start = i; break; } // a character still open at m
+      if ((ids[i] & 0xc0) !== 0x80) break; // no continuation byte: nothing open further back
+    }
+    const bytes = [...ids.slice(start, m + 1), b];
+    return whole(bytes, 0) === bytes.length ? glyph({ from: 0, text: strict.decode(Uint8Array.from(bytes)) }, bytes)
+      : hex(b);
+  }
   // The playground's words in the page's language, with {names} filled in, as widgets.js's
   // ui.t: a translated page's box carries them, by their English text (tools/mkdocs_hooks.py).
   const translator = box => {
@@ -216,7 +273,7 @@
 
   function el(parent, tag, attrs = {}, text) {
     const node = document.createElement(tag);
-    for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, value);
+    for (const [name, value] of Object.entries(attrs)) if (value !== undefined) node.setAttribute(name, value);
     if (text !== undefined) node.textContent = text;
     parent?.append(node);
     return node;
@@ -249,12 +306,15 @@
     input.value = PHRASE;
     const presets = el(controls, "div", { role: "group", "aria-label": t("Presets") });
     let preset = null; // ids of a preset of random tokens, or null: the text box's
-    // Each preset: its label, and what draws its tokens (null: the text box's phrase).
-    for (const [label, make] of [[t("a repeated phrase"), null], [t("random tokens"), randomRepeat],
-      [t("no repeat"), noRepeat]])
+    // Each preset: its label, and a phrase for the text box or what draws its tokens. A
+    // translated page adds a phrase in its language (its box's data-phrase).
+    const phrases = [[t("a repeated phrase"), PHRASE],
+      ...(box.dataset.phrase ? [[t("a repeated phrase in this language"), box.dataset.phrase]] : []),
+      [t("random tokens"), randomRepeat], [t("no repeat"), noRepeat]];
+    for (const [label, make] of phrases)
       el(presets, "button", { type: "button", class: "md-button" }, label).onclick = () => {
-        preset = make && make();
-        input.value = make ? "" : PHRASE;
+        preset = typeof make === "function" ? make() : null;
+        input.value = preset ? "" : make;
         update(true);
       };
     input.oninput = () => { preset = null; update(true); };
@@ -309,25 +369,36 @@
         status.textContent = t("No tokens: type a text or pick a preset.");
         return;
       }
-      const at = `${m} (${cell(ids[m])})`;
+      // The characters of the context, and the one that holds each position.
+      const chars = characters(ids), of = j => chars.find(c => c.from <= j && j < c.to);
+      const named = j => { // a position as a reader names it: its character, and which byte of it
+        const c = of(j), k = c.to - c.from;
+        return k > 1 ? `${glyph(c, ids)}, ${t("byte {i} of {k}", { i: j - c.from + 1, k })}` : glyph(c, ids);
+      };
+      const at = `${m} (${named(m)})`;
       shown.textContent = at;
       caption.textContent = t("Each head's attention from position {at}", { at });
       position.setAttribute("aria-valuetext", at);
       grid.style.gridTemplateColumns = `3em repeat(${ids.length}, minmax(0, 1fr))`;
       grid.replaceChildren(el(null, "span"));
-      ids.forEach((b, j) => {
-        const token = el(grid, "span", { class: j === m ? "attnlit-token attnlit-picked" : "attnlit-token",
-          title: t("position {j}: byte {b}", { j, b }) }, cell(b));
-        token.onclick = () => { position.value = j; draw(); };
-      });
+      for (const c of chars) { // a character over its bytes' columns; its bytes in its title
+        const bytes = ids.slice(c.from, c.to), k = bytes.length;
+        const token = el(grid, "span", {
+          class: `attnlit-token${c.text === null ? " attnlit-byte" : ""}${c.from <= m && m < c.to ? " attnlit-picked" : ""}`,
+          style: k > 1 ? `grid-column: span ${k}` : undefined, "data-bytes": bytes.join(" "),
+          title: k > 1 ? t("positions {from} to {to}: bytes {bytes}", { from: c.from, to: c.to - 1, bytes: bytes.join(", ") })
+            : t("position {j}: byte {b}", { j: c.from, b: bytes[0] }) }, glyph(c, ids));
+        // A character picks its last byte: what follows it is the next character.
+        token.onclick = () => { position.value = c.to - 1; draw(); };
+      }
       const strongest = heads.map(([l, h], i) => {
         const row = result.attention[l][h][m], key = argmax(row.subarray(0, m + 1));
         const isOff = off.includes(heads[i]), name = `${l}.${h}${isOff ? ` ${t("(off)")}` : ""}`;
         el(grid, "span", { class: isOff ? "attnlit-head attnlit-off" : "attnlit-head" }, `${l}.${h}`);
         ids.forEach((_, j) => el(grid, "span", j > m ? {} : { class: isOff ? "attnlit-off" : "",
           style: `background: ${blues(row[j])}` }));
-        labels.push(`${t("head {name}", { name })}: ${key} (${cell(ids[key])}) ${f4(row[key])}`);
-        return [name, `${key} ${cell(ids[key])}`, f4(row[key])];
+        labels.push(`${t("head {name}", { name })}: ${key} (${named(key)}) ${f4(row[key])}`);
+        return [name, `${key} ${glyph(of(key), ids)}`, f4(row[key])];
       });
       grid.setAttribute("aria-label",
         t("Attention weights from position {at}, strongest keys: {labels}", { at, labels: labels.join("; ") }));
@@ -335,15 +406,14 @@
       const exp = logits.map(v => Math.exp(v - max)), total = exp.reduce((a, v) => a + v, 0);
       const best = [...exp.keys()].sort((a, b) => exp[b] - exp[a]).slice(0, 5);
       table(top, t("After position {at}, the next token", { at }), [t("token"), t("byte"), t("probability")],
-        best.map(b => [cell(b), String(b), f4(exp[b] / total)]), best.map(b => exp[b] / total));
+        best.map(b => [after(ids, m, b), String(b), f4(exp[b] / total)]), best.map(b => exp[b] / total));
       table(keys, t("Strongest key of each head"), [t("head"), t("key"), t("weight")], strongest);
       more.replaceChildren(el(null, "p", { class: "attnlit-caption" }, t("Greedy continuation")));
-      const text = el(more, "p", { class: "attnlit-text-out" }, ids.map(char).join(""));
-      if (continued.length) el(text, "mark", {}, continued.map(char).join(""));
-      else el(more, "p", {}, t("None: the context is full."));
+      textLine(el(more, "p", { class: "attnlit-text-out" }), [...ids, ...continued], ids.length);
+      if (!continued.length) el(more, "p", {}, t("None: the context is full."));
       status.textContent = [
-        t("After position {at}: {char} {prob}.", { at, char: cell(best[0]), prob: f4(exp[best[0]] / total) }),
-        t("Continuation: {text}.", { text: continued.map(char).join("") || t("none") }),
+        t("After position {at}: {char} {prob}.", { at, char: after(ids, m, best[0]), prob: f4(exp[best[0]] / total) }),
+        t("Continuation: {text}.", { text: said([...ids, ...continued], ids.length) || t("none") }),
         off.length ? t("Heads off: {list}.", { list: off.map(([l, h]) => `${l}.${h}`).join(", ") }) : "",
         dropped ? t("The text has {total} bytes; the model reads the last {n}.", { total: dropped + n, n }) : "",
       ].filter(Boolean).join(" ");
@@ -373,7 +443,7 @@
     ".attnlit-text { display: flex; flex: 1 1 100%; gap: 0.5em; align-items: center; }",
     ".attnlit-text label, .attnlit-caption, .attnlit-table caption { font-weight: 700; }",
     ".attnlit-text input { flex: 1; min-width: 0; padding: 0.3em 0.5em; font: inherit;"
-      + " font-family: var(--md-code-font-family); color: var(--md-default-fg-color);"
+      + " font-family: var(--md-text-font-family); color: var(--md-default-fg-color);"
       + " background: var(--md-default-bg-color); border: 1px solid var(--md-default-fg-color--light);"
       + " border-radius: 0.2em; }",
     ".attnlit-playground .md-button { margin: 0 0.4em 0.3em 0; padding: 0.3em 0.9em; }",
@@ -382,10 +452,14 @@
       + " { color: var(--md-default-fg-color); }",
     ".attnlit-playground button:focus-visible { outline: 2px solid var(--md-default-fg-color);"
       + " outline-offset: 2px; }",
-    ".attnlit-grid { display: grid; gap: 1px; margin: 0 0 0.8em; font-family: var(--md-code-font-family);"
+    ".attnlit-grid { display: grid; gap: 1px; margin: 0 0 0.8em; font-family: var(--md-text-font-family);"
       + " font-size: 13px; line-height: 1.7; text-align: center; }",
     ".attnlit-grid > span { min-width: 0; overflow: hidden; }",
     ".attnlit-token { cursor: pointer; }",
+    // A byte of no character, in hex: smaller, and marked as no text.
+    ".attnlit-grid .attnlit-byte { font-size: 11px; text-decoration: underline dotted; }",
+    ".attnlit-text-out .attnlit-byte { font-size: 0.85em; margin: 0 0.15em; padding: 0 0.1em;"
+      + " border: 1px dotted currentColor; border-radius: 0.2em; }",
     ".attnlit-picked { outline: 2px solid #d95f02; outline-offset: -2px; font-weight: 700; }",
     ".attnlit-head { text-align: left; }",
     "span.attnlit-off:not(.attnlit-head) { opacity: 0.3; }",
@@ -396,7 +470,7 @@
     ".attnlit-table caption { text-align: left; padding-bottom: 0.2em; }",
     ".attnlit-table th, .attnlit-table td { padding: 0.1em 0.9em 0.1em 0; text-align: left; }",
     ".attnlit-bar { display: inline-block; height: 0.8em; background: #1f77b4; }",
-    ".attnlit-text-out { font-family: var(--md-code-font-family); overflow-wrap: anywhere; }",
+    ".attnlit-text-out { font-family: var(--md-text-font-family); overflow-wrap: anywhere; }",
     ".attnlit-text-out mark { color: inherit; background: none; text-decoration: underline 2px #d95f02;"
       + " text-underline-offset: 0.2em; }",
     ".attnlit-timing { font-size: 0.85em; }",

@@ -98,6 +98,21 @@
     };
   }
 
+  // Rows of numbers as a grid: a row of cells (its label first, then its numbers) puts each
+  // cell in its column, as wide as its widest cell, whatever the words of the page's language
+  // (Thai's marks take no room: padding with spaces would not line them up); a line of text
+  // spans the columns. A space between two cells, a line break after each row, as print writes.
+  const table = (box, rows) => {
+    const columns = Math.max(...rows.map(row => [row].flat().length));
+    box.style.gridTemplateColumns = `repeat(${columns}, max-content)`;
+    box.replaceChildren(...rows.map((row, i) => {
+      const line = make(null, "span", Array.isArray(row) ? { class: "attnlit-row" } : { style: `grid-column: span ${columns}` });
+      [row].flat().forEach((cell, k, all) => make(line, "span", {}, k < all.length - 1 ? `${cell} `
+        : cell + (i < rows.length - 1 ? "\n" : "")));
+      return line;
+    }));
+  };
+
   // One listener for every widget: instant navigation brings pages in without a reload, and
   // a listener per widget would stay with the window after its page had gone. Each widget
   // that lives redraws when the column crosses its narrow width; gone ones are dropped.
@@ -133,7 +148,7 @@
       live.setAttribute("viewBox", `0 0 ${width} ${height}`);
       live.setAttribute("width", width);
       if (status.textContent !== said) status.textContent = said; // said once
-      numbers.textContent = rows.join("\n");
+      table(numbers, rows);
       numbers.dispatchEvent(new Event("scroll"));
     };
     // ui.t: the widget's words in the page's language, with {names} filled in (a translated
@@ -173,7 +188,8 @@
   };
 
   // What the kinds draw with. Each kind: (data, ui) => draw(svg, narrow) => [width, height,
-  // what to announce, rows of numbers as print shows them]; ui has the controls and t.
+  // what to announce, rows of numbers as print shows them (a row: a line, or its cells)]; ui
+  // has the controls and t.
   window.attnlit = {
     // attnlit.plots' data colours, at least 3:1 on both palettes; text is in currentColor.
     BLUE: "#1f77b4", ORANGE: "#d95f02", RED: "#d62728", GREY, f4, make, text, grid,
@@ -186,9 +202,8 @@
     // Where a panel drawn at x goes: there, or on a narrow screen below, moved dx left.
     panel: (svg, narrow, dx, dy) =>
       make(svg, "g", narrow ? { transform: `translate(${-dx} ${dy})` } : {}),
-    // A row of numbers: a label, then each value as print shows it (f"{label:9}"); a longer
-    // label, as a translation's may be, still keeps a space before the numbers.
-    row: (label, values) => `${label.padEnd(8)} ${values.map(f4).join(" ")}`,
+    // A row of numbers: a label, then each value as print shows it.
+    row: (label, values) => [label, values.map(f4).join(" ")],
     start,
   };
   if (window.document$) window.document$.subscribe(start);

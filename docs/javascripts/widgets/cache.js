@@ -25,16 +25,16 @@
     });
     // A bar per design: what a step reads, the weights (grey) then the cache (blue), on one
     // scale; on a narrow screen, the label above the bar and the numbers below it. The designs'
-    // names and the rows of numbers are attnlit.cachesize's, as the page prints them: English.
+    // names are attnlit.cachesize's, in the page's language as its static figure has them.
     const width = narrow ? 340 : 660, x = narrow ? 8 : 178, long = (narrow ? 324 : 250) / Math.max(...costs.map(c => c[3]));
-    const step = narrow ? 62 : 38, y = 42 + 5 * step, row = (cells, i) => cells[0].padEnd(22) +
-      cells.slice(1).map((v, j) => String(j ? size(v) : commas(v)).padStart(j ? 11 : 8)).join("") +
-      (i === m.own ? "  its own" : "");
+    const step = narrow ? 62 : 38, y = 42 + 5 * step;
+    const row = ([name, numbers, held, read], i) => [t(name), commas(numbers), size(held), size(read),
+      i === m.own ? t("its own") : ""];
     text(svg, width / 2, 18, `${m.name}: ${all}`, { "font-size": 13 });
     costs.forEach(([name, , held, read], i) => {
       const top = 38 + i * step, bar = narrow ? top + 18 : top, font = { "font-size": 12 };
       if (i === m.own) frame(svg, 2, top - 4, width - 4, narrow ? 56 : 26, { stroke: ORANGE, "stroke-width": 2 });
-      text(svg, narrow ? x : x - 10, top + 12, name, { ...font, "text-anchor": narrow ? "start" : "end",
+      text(svg, narrow ? x : x - 10, top + 12, t(name), { ...font, "text-anchor": narrow ? "start" : "end",
         "font-weight": i === m.own ? "bold" : "normal" });
       make(svg, "rect", { x, y: bar, width: long * m.weights, height: 16, fill: GREY });
       make(svg, "rect", { x: x + long * m.weights, y: bar, width: long * held, height: 16, fill: BLUE });
@@ -51,10 +51,9 @@
     return [width, y + 56,
       t("{model}, {all}: its own cache ({design}) holds {held}; a decode step reads {read}", { model: m.name,
         all: n > m.context ? t("{all} (past the {context} it was trained on)", { all, context: commas(m.context) }) : all,
-        design: costs[m.own][0], held: size(costs[m.own][2]), read: size(costs[m.own][3]) }),
-      [`${m.name}, n = ${commas(n)}, batch ${b}: weights ${size(m.weights)}`,
-        "cache".padEnd(22) + "numbers".padStart(8) + "held".padStart(11) + "read".padStart(11),
-        ...costs.map(row)]];
+        design: t(costs[m.own][0]), held: size(costs[m.own][2]), read: size(costs[m.own][3]) }),
+      [t("{model}, n = {n}, batch {b}: weights {size}", { model: m.name, n: commas(n), b, size: size(m.weights) }),
+        [t("cache"), t("numbers"), t("held"), t("read"), ""], ...costs.map(row)]];
   };
 };
 window.attnlit?.start();

@@ -12,9 +12,11 @@
     [t("accuracy and best scores"), 1, [0, 0.5, 1], [[d.accuracy, "#2ca02c", t("accuracy")],
       [best("prefix"), BLUE, t("prefix matching")], [best("previous"), ORANGE, t("previous token")]]]];
   const f2 = v => v.toFixed(2), last = d.step.at(-1);
-  // The rows of numbers as chapter 10's table prints them, its header included: English.
-  const header = ["step  loss  accuracy  previous token         prefix matching",
-    `${"".padEnd(22)}0.0  0.1  1.0  1.1     0.0  0.1  1.0  1.1`];
+  // The rows of numbers as chapter 10's table prints them, under its header: each head's
+  // score for the two patterns, heads 0.0 to 1.1.
+  const heads = "0.0  0.1  1.0  1.1";
+  const header = [[t("step"), t("loss"), t("accuracy"), t("previous token"), t("prefix matching")],
+    ["", "", "", heads, heads]];
   return (svg, narrow) => {
     const i = d.step.indexOf(at()), all = scores(i).map(f2);
     // A chart 260 px wide over the run, its labels outside it: the step's marker crosses none.
@@ -54,8 +56,7 @@
         { title: t("head {name}", { name: `${l}.${h}` }) });
     }));
     text(g, 178, 24 + 2 * 196 - 6, t("queries down, keys across"), { "font-size": 11 });
-    const row = `${String(d.step[i]).padStart(4)}  ${f2(d.loss[i])}  ${f2(d.accuracy[i]).padStart(8)}  ` +
-      `${all.slice(0, 4).join(" ")}    ${all.slice(4).join(" ")}`;
+    const row = [String(d.step[i]), f2(d.loss[i]), f2(d.accuracy[i]), all.slice(0, 4).join(" "), all.slice(4).join(" ")];
     return [narrow ? 346 : 676, narrow ? 470 + 420 : 466,
       t("step {step}: loss {loss}, accuracy {accuracy}",
         { step: d.step[i], loss: f2(d.loss[i]), accuracy: f2(d.accuracy[i]) }),
