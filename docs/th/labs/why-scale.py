@@ -50,7 +50,7 @@ weight_ax.set(xscale="log", xlabel="width c", ylabel="largest weight",
               ylim=(0, 1.05))
 grad_ax.set(xscale="log", yscale="log", xlabel="width c",
             ylabel="gradient norm")
-for ax in (weight_ax, grad_ax):  # 16 ไม่ใช่ 10 ที่มีเลขชี้กำลังตัวเล็ก
+for ax in (weight_ax, grad_ax):  # ป้ายแกนเป็น 16 ไม่ใช่ 10 ที่มีเลขชี้กำลังเป็นตัวยก
     ax.set_xticks(widths[::2], [str(c) for c in widths[::2]])
 grad_ax.yaxis.set_major_formatter("{x:g}")
 weight_ax.legend(frameon=False)

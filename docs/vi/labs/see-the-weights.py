@@ -4,7 +4,7 @@
 # ---
 
 # %% [markdown]
-# # Bài thực hành: nhìn các trọng số
+# # Bài thực hành: quan sát các trọng số
 #
 # Bài này vẽ mọi bước của attention trong hướng dẫn thành heatmap cho một câu: tích vô hướng
 # (dot product) đơn thuần (chương 1), query và key học được (chương 3), causal mask (chương 5),
@@ -76,8 +76,8 @@ with torch.no_grad():
 # ## Causal mask và dropout (chương 5 và 6)
 #
 # Một forward hook gắn vào tầng dropout của module bắt lấy các trọng số: trước tiên ở chế độ
-# đánh giá (dropout tắt), rồi ở chế độ huấn luyện với $p = 0.2$, khi đó các phần tử sống
-# sót được phóng to gấp $1.25$ lần.
+# đánh giá (dropout tắt), rồi ở chế độ huấn luyện với $p = 0.2$, khi đó các phần tử còn
+# lại được nhân lên gấp $1.25$ lần.
 
 # %%
 torch.manual_seed(seed)

@@ -60,7 +60,7 @@ display(HTML(to_svg(fig, name="saturation")))
 # %% [markdown]
 # ## Nhìn cận cảnh một query
 #
-# Trọng số của một query trên các key của nó, ở một số chiều nhỏ và một số chiều lớn. Khi không
+# Trọng số của một query trên các key của nó, khi số chiều nhỏ và khi số chiều lớn. Khi không
 # chia tỉ lệ, số chiều lớn dồn gần như toàn bộ trọng số vào một key duy nhất.
 
 # %%
