@@ -15,13 +15,18 @@ LANGUAGES := $(patsubst mkdocs.%.yml,%,$(wildcard mkdocs.*.yml))
 
 .PHONY: serve test tangle build bench lock clean $(addprefix serve-,$(LANGUAGES))
 
-serve: $(STAMP)  ## serve the English site at http://127.0.0.1:8000, rebuilding on change
+# The port make serve listens on, checked before the build: make serve PORT=8001.
+PORT ?= 8000
+
+serve: $(STAMP)  ## serve the English site at http://127.0.0.1:$(PORT), rebuilding on change
+	@$(BIN)/python tools/port_free.py $(PORT)
 	@echo "Another language: $(foreach language,$(LANGUAGES),make serve-$(language)) (its pages alone;"
 	@echo "make build puts every language in site/, where the language selector links them)."
-	$(BIN)/mkdocs serve --dev-addr 127.0.0.1:8000
+	$(BIN)/mkdocs serve --dev-addr 127.0.0.1:$(PORT)
 
 $(addprefix serve-,$(LANGUAGES)): serve-%: $(STAMP)  ## serve one translation, e.g. make serve-th
-	$(BIN)/mkdocs serve --config-file mkdocs.$*.yml --dev-addr 127.0.0.1:8000
+	@$(BIN)/python tools/port_free.py $(PORT)
+	$(BIN)/mkdocs serve --config-file mkdocs.$*.yml --dev-addr 127.0.0.1:$(PORT)
 
 test: $(STAMP)  ## run every test: code blocks, unit tests, drift check, strict site build
 	$(BIN)/pytest

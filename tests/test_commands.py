@@ -32,6 +32,9 @@ BAD = [
     ("train", ["--vocab", "1"], "--vocab"),
     ("train", ["--width", "10", "--heads", "3"], "--heads"),
     ("train", ["--seed", "-1"], "--seed"),
+    ("train", ["--threads", "99999"], "--threads"),            # was a segfault, exit 139
+    ("train", ["--seed", "99999999999999999999"], "--seed"),   # was torch's overflow, folder made
+    ("train", ["--seed", str(2**64 - 1)], "--seed"),           # the test's seed, + 1, would overflow
     ("bench", ["--repeats", "0"], "--repeats"),                # was a StatisticsError
     ("bench", ["--batch", "0"], "--batch"),                    # was exit 0
     ("bench", ["--sizes", "0"], "--sizes"),
@@ -41,6 +44,7 @@ BAD = [
     pytest.param("bench", ["--device", "cuda"], "--device", marks=NO_CUDA),  # was an AssertionError
     ("bench.generate", ["--repeats", "0"], "--repeats"),
     ("bench.generate", ["--threads", "0"], "--threads"),
+    ("bench.generate", ["--threads", "99999"], "--threads"),
     ("bench.generate", ["--sizes", "1"], "--sizes"),           # no token to cache before the step
     ("bench.generate", ["--sizes", "4", "4"], "--sizes"),
     ("bench.generate", ["--vocab", "0"], "--vocab"),
@@ -51,6 +55,7 @@ BAD = [
     ("bench.flash", ["--sizes", "8", "8"], "--sizes"),         # was duplicated rows
     ("bench.flash", ["--repeats", "0"], "--repeats"),
     ("bench.flash", ["--threads", "0"], "--threads"),
+    ("bench.flash", ["--threads", "99999"], "--threads"),
     ("bench.flash", ["--block-size", "0"], "--block-size"),
     ("bench.flash", ["--heads", "0"], "--heads"),
     pytest.param("bench.flash", ["--device", "cuda"], "--device", marks=NO_CUDA),
@@ -68,6 +73,44 @@ def test_a_bad_option_is_an_error_naming_it_before_any_work(command, argv, optio
     error = capsys.readouterr().err.splitlines()[-1]
     assert error.startswith(f"python -m attnlit.{command}: error: ") and option in error, error
     assert list(tmp_path.iterdir()) == [], "a refused command created its output folder"
+
+
+# What torch 2.13's CPU allocator raises for `--vocab 100000000` (issue 40).
+TOO_BIG = ("[enforce fail at alloc_cpu.cpp:127] err == 0. DefaultCPUAllocator: can't allocate "
+           "memory: you tried to allocate 25600000000 bytes. Error code 12 (Cannot allocate memory)")
+WORK = {"train": ("TinyGPT", "--vocab"), "bench": ("measure", "--sizes"),
+        "bench.generate": ("measure_generation", "--sizes"),
+        "bench.flash": ("measure_attention", "--sizes")}
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_a_tensor_too_big_for_memory_ends_the_command_in_one_line(command, tmp_path, monkeypatch,
+                                                                  capsys):
+    module, (work, option) = COMMANDS[command], WORK[command]
+
+    def allocate(*args, **kwargs):
+        raise RuntimeError(TOO_BIG)
+
+    monkeypatch.setattr(module, work, allocate)
+    with pytest.raises(SystemExit) as exit:
+        module.main(["--out", str(tmp_path / "out")])
+    assert exit.value.code == 1
+    error = capsys.readouterr().err.splitlines()
+    assert len(error) == 1 and error[0].startswith(
+        f"python -m attnlit.{command}: error: out of memory (25.6 GB at once): try a smaller "
+        f"{option}"), error
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_any_other_runtime_error_is_not_taken_for_memory(command, tmp_path, monkeypatch):
+    module, (work, _) = COMMANDS[command], WORK[command]
+
+    def fail(*args, **kwargs):
+        raise RuntimeError("mat1 and mat2 shapes cannot be multiplied")
+
+    monkeypatch.setattr(module, work, fail)
+    with pytest.raises(RuntimeError, match="shapes cannot be multiplied"):
+        module.main(["--out", str(tmp_path / "out")])
 
 
 @pytest.mark.parametrize("command", COMMANDS)

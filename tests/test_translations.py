@@ -292,6 +292,29 @@ def test_a_page_goes_stale_when_its_english_page_changes_and_fresh_when_stamped(
     assert i18n.stale("th", tmp_path) == [] and translated.read_text(encoding="utf-8").count(i18n.HASH_KEY) == 1
 
 
+
+def test_stamp_names_what_is_wrong_with_its_page_and_stamps_nothing(tmp_path, capsys):
+    (tmp_path / "docs" / "th").mkdir(parents=True)
+    (tmp_path / "mkdocs.yml").write_text(
+        "nav:\n  - a.md\n  - b.md\nextra:\n  alternate:\n    - {lang: en}\n    - {lang: th}\n")
+    for name in ("a.md", "b.md"):
+        (tmp_path / "docs" / name).write_text("# A\n", encoding="utf-8")
+    translated = tmp_path / "docs" / "th" / "a.md"
+    translated.write_text("# ก\n", encoding="utf-8")
+    cases = {
+        "a.md": "expected <language>/<page>, the language one of th",  # language forgotten
+        "xx/a.md": "expected <language>/<page>",
+        "th/no-such-page.md": "there is no English page docs/no-such-page.md",
+        "th/b.md": "docs/th/b.md is not translated yet",
+    }
+    for page, message in cases.items():
+        assert i18n.main(["stamp", "th/a.md", page], tmp_path) == 2
+        assert message in capsys.readouterr().err
+    assert translated.read_text(encoding="utf-8") == "# ก\n"  # nothing stamped
+    assert i18n.main(["stamp", "th/a.md"], tmp_path) == 0
+    assert i18n.HASH_KEY in translated.read_text(encoding="utf-8")
+
+
 ENGLISH_LAB = """\
 # %% [markdown]
 # # Lab: a lab

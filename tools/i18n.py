@@ -19,6 +19,7 @@ builds the language's pages into site/<code>/. A translated page:
 
     python tools/i18n.py status                             # per language: done, missing, stale
     python tools/i18n.py stamp th/attention-without-weights.md  # record the English page followed
+                                                            # (several pages at once, too)
 """
 
 from __future__ import annotations
@@ -413,6 +414,20 @@ def segmented(text: str, language: str) -> str:
     return THAI_RUN.sub(lambda run: WORD_BREAK.join(word_tokenize(run[0], engine="newmm")), text)
 
 
+def stamp_problem(page: str, root: Path = ROOT) -> str | None:
+    """What is wrong with `stamp <page>`'s page, as <language>/<page> under docs/, or None."""
+    codes = languages(root)
+    language, _, english = page.partition("/")
+    if language not in codes or not english:
+        return (f"stamp {page}: expected <language>/<page>, the language one of "
+                f"{', '.join(codes)}, e.g. {codes[0]}/attention-without-weights.md")
+    if not (root / "docs" / english).is_file():
+        return f"stamp {page}: there is no English page docs/{english}"
+    if not (root / "docs" / page).is_file():
+        return f"stamp {page}: docs/{page} is not translated yet"
+    return None
+
+
 def main(argv: list[str], root: Path = ROOT) -> int:
     if argv[:1] == ["status"] and len(argv) == 1:
         english = english_pages(root)
@@ -423,9 +438,13 @@ def main(argv: list[str], root: Path = ROOT) -> int:
                 state = "missing" if page not in done else "stale" if page in old else "up to date"
                 print(f"  {page}: {state}")
         return 0
-    if argv[:1] == ["stamp"] and len(argv) == 2:
-        path = root / "docs" / argv[1]
-        print(f"{argv[1]}: {HASH_KEY}: {stamp(path, root)}")
+    if argv[:1] == ["stamp"] and len(argv) >= 2:
+        problems = [problem for page in argv[1:] if (problem := stamp_problem(page, root))]
+        if problems:
+            print("\n".join(problems), file=sys.stderr)
+            return 2
+        for page in argv[1:]:
+            print(f"{page}: {HASH_KEY}: {stamp(root / 'docs' / page, root)}")
         return 0
     print(__doc__, file=sys.stderr)
     return 2

@@ -14,6 +14,7 @@ import os
 from pathlib import Path
 import platform
 import random
+import re
 import signal
 import statistics
 import sys
@@ -293,6 +294,24 @@ def torch_threads(count: int) -> Iterator[None]:
         torch.set_num_threads(before)  # as it was, for a caller's process
 
 
+@contextlib.contextmanager
+def within_memory(parser: argparse.ArgumentParser,
+                  sizes: str) -> Iterator[None]:
+    """Run the block; a tensor too big for memory ends the command."""
+    try:
+        yield
+    except RuntimeError as error:  # torch.OutOfMemoryError is one too
+        text = str(error)
+        if not (isinstance(error, torch.OutOfMemoryError)
+                or "can't allocate memory" in text):
+            raise
+        asked = re.search(r"allocate (\d+) bytes", text)
+        what = (f"{int(asked[1]) / 1e9:.1f} GB at once" if asked
+                else text.splitlines()[0])
+        parser.exit(1, f"{parser.prog}: error: out of memory ({what}): "
+                       f"try a smaller {sizes}\n")
+
+
 def report(rows: list[dict], conditions: str) -> str:
     """The Markdown report: how it was measured, then the four layers' table."""
     measures = {"forward_s": ("forward (ms)", milliseconds),
@@ -343,15 +362,18 @@ def options() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> None:
-    args = arguments(options(), argv)
-    rows = measure(args.sizes, args.batch, args.width, args.heads, args.repeats,
-                   args.memory, args.device)
+    parser = options()
+    args = arguments(parser, argv)
+    with within_memory(parser, "--sizes, --batch or --width"):
+        rows = measure(args.sizes, args.batch, args.width, args.heads,
+                       args.repeats, args.memory, args.device)
     write(rows, args.out, args)
     print("\n".join(ratios(rows)))
 
 
-def at_least(minimum: int) -> Callable[[str], int]:
-    """An argparse type: a whole number no smaller than `minimum`."""
+def at_least(minimum: int,
+             maximum: int | None = None) -> Callable[[str], int]:
+    """An argparse type: a whole number from `minimum` (to `maximum`)."""
     def whole_number(text: str) -> int:
         try:
             value = int(text)
@@ -361,6 +383,9 @@ def at_least(minimum: int) -> Callable[[str], int]:
         if value < minimum:
             raise argparse.ArgumentTypeError(
                 f"must be at least {minimum}, got {value}")
+        if maximum is not None and value > maximum:
+            raise argparse.ArgumentTypeError(
+                f"must be at most {maximum}, got {value}")
         return value
     return whole_number
 
@@ -398,8 +423,9 @@ def benchmark_parser(prog: str, description: str, sizes: list[int],
                         help="timed rounds after a warm-up round; the median "
                              "is kept (default: %(default)s)")
     if threads:
-        parser.add_argument("--threads", type=at_least(1), default=1,
-                            help="PyTorch's CPU threads (default: %(default)s)")
+        parser.add_argument("--threads", type=at_least(1, os.cpu_count()),
+                            default=1, help="PyTorch's CPU threads, at most "
+                            "the cores here (default: %(default)s)")
     if memory:
         parser.add_argument("--no-memory", dest="memory", action="store_false",
                             help="leave peak memory out (it is measured in a "

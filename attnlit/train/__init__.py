@@ -16,7 +16,7 @@ import torch
 import torch.nn.functional as F
 from tqdm import tqdm
 from attnlit.bench import arguments, at_least, load_average, positive_float
-from attnlit.bench import torch_threads
+from attnlit.bench import torch_threads, within_memory
 from attnlit.checks import check_sizes
 from attnlit.gpt import TinyGPT
 
@@ -220,11 +220,13 @@ def options() -> argparse.ArgumentParser:
                              "%(default)s)")
     parser.add_argument("--layers", type=at_least(1), default=2,
                         help="transformer blocks (default: %(default)s)")
-    parser.add_argument("--seed", type=at_least(0), default=0,
-                        help="seed of the weights, the batches and the test "
-                             "(default: %(default)s)")
-    parser.add_argument("--threads", type=at_least(1), default=1,
-                        help="PyTorch's CPU threads (default: %(default)s)")
+    parser.add_argument("--seed", type=at_least(0, 2**64 - 2), default=0,
+                        help="seed of the weights, the batches and the test; "
+                             "the test's is --seed + 1, and torch takes up "
+                             "to 2**64 - 1 (default: %(default)s)")
+    parser.add_argument("--threads", type=at_least(1, os.cpu_count()),
+                        default=1, help="PyTorch's CPU threads, at most the "
+                        "cores here (default: %(default)s)")
     parser.add_argument("--every", type=at_least(1), default=25,
                         help="steps from one snapshot to the next (default: "
                              "%(default)s)")
@@ -257,7 +259,8 @@ def main(argv: list[str] | None = None) -> None:
             save(model, f"checkpoint-{step}.pt")
 
     load = load_average()
-    with torch_threads(args.threads):
+    with torch_threads(args.threads), within_memory(
+            parser, "--vocab, --width, --context or --batch"):
         torch.manual_seed(args.seed)                # the initial weights
         model = TinyGPT(**config)
         half = args.context // 2                    # test: half, then again

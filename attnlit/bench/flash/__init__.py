@@ -9,7 +9,8 @@ import torch.nn.functional as F
 from tqdm import tqdm
 from attnlit.bench import arguments, at_least, benchmark_parser, load_average
 from attnlit.bench import machine, milliseconds, peak_mib, pivot, ratio
-from attnlit.bench import timed_rounds, torch_threads, write_csv
+from attnlit.bench import timed_rounds, torch_threads, within_memory
+from attnlit.bench import write_csv
 from attnlit.flash import textbook_attention, tiled_attention
 
 
@@ -110,9 +111,11 @@ def options() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> None:
-    args = arguments(options(), argv)
+    parser = options()
+    args = arguments(parser, argv)
     load = load_average()
-    with torch_threads(args.threads):
+    with torch_threads(args.threads), within_memory(
+            parser, "--sizes, --heads or --head-dim"):
         rows = measure_attention(args.sizes, args.heads, args.head_dim,
                                  args.block_size, args.repeats, args.memory,
                                  args.device)

@@ -9,7 +9,7 @@ import torch
 from tqdm import tqdm
 from attnlit.bench import arguments, at_least, benchmark_parser, load_average
 from attnlit.bench import machine, milliseconds, pivot, ratio, timed_rounds
-from attnlit.bench import torch_threads, write_csv
+from attnlit.bench import torch_threads, within_memory, write_csv
 from attnlit.gpt import TinyGPT, next_token
 from attnlit.kvcache import KVCache
 
@@ -117,9 +117,11 @@ def options() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> None:
-    args = arguments(options(), argv)
+    parser = options()
+    args = arguments(parser, argv)
     load = load_average()
-    with torch_threads(args.threads):
+    with torch_threads(args.threads), within_memory(
+            parser, "--sizes, --vocab, --width or --layers"):
         rows = measure_generation(args.sizes, args.width, args.heads,
                                   args.layers, args.vocab, args.repeats,
                                   args.device)
