@@ -226,3 +226,24 @@ def test_the_package_and_its_commands_import_without_the_unix_only_resource(tmp_
     assert done.returncode == 0, done.stderr
     assert done.stdout == "False\n"
 
+
+
+def test_make_serve_names_a_taken_port_before_it_builds():
+    import socket
+
+    import port_free
+
+    with socket.socket() as taken:
+        taken.bind((port_free.HOST, 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        message = port_free.problem(port)
+        assert port_free.main([str(port)]) == 1
+    assert message.startswith(f"port {port} on 127.0.0.1 is taken") and f"PORT={port + 1}" in message
+    assert port_free.problem(port) is None  # closed: free again
+    assert port_free.main(["http"]) == 2
+    makefile = (Path(__file__).parent.parent / "Makefile").read_text()
+    for target in ("serve:", "$(addprefix serve-,$(LANGUAGES)):"):
+        recipe = makefile.split("\n" + target, 1)[1].split("\n\n", 1)[0]
+        assert recipe.index("port_free.py $(PORT)") < recipe.index("mkdocs serve"), target
+        assert "127.0.0.1:$(PORT)" in recipe, target
