@@ -100,6 +100,9 @@ def check_padding_mask(
     padding_mask: torch.Tensor, shape: tuple[int, int] | None = None
 ) -> None:
     """Raise unless padding_mask is (batch, num_tokens) bools, of shape."""
+    if not isinstance(padding_mask, torch.Tensor):
+        raise TypeError("padding_mask must be a bool torch.Tensor, "
+                        f"got {type(padding_mask).__name__}")
     if shape is not None and padding_mask.shape != shape:
         raise ValueError(
             f"padding_mask must have shape {shape}, "
@@ -212,6 +215,9 @@ def check_prompt(
 
 def check_head(blocks: nn.Sequential, layer: int, head: int) -> None:
     """Raise unless (layer, head) names a head of these transformer blocks."""
+    if not all(type(i) is int for i in (layer, head)):  # a bool is an int too
+        raise TypeError(f"heads: expected (layer, head) integers, got "
+                        f"({layer!r}, {head!r})")
     if not 0 <= layer < len(blocks):
         raise ValueError(f"heads: no layer {layer} in a model of "
                          f"{len(blocks)}")
@@ -223,7 +229,7 @@ def check_head(blocks: nn.Sequential, layer: int, head: int) -> None:
 
 def check_positions(positions: list, n: int) -> None:
     """Raise unless every position is an int from 0 to n - 1."""
-    if not all(isinstance(p, int) and 0 <= p < n for p in positions):
+    if not all(type(p) is int and 0 <= p < n for p in positions):  # no bool
         raise ValueError(f"positions: expected integers from 0 to {n - 1}, "
                          f"got {positions}")
 

@@ -68,6 +68,13 @@ def test_bad_padding_masks_are_refused(mask, message):
     assert str(error.value) == message
 
 
+def test_a_padding_mask_that_is_not_a_tensor_is_a_type_error_naming_it():
+    fused = FusedMultiHeadAttention(4, 8, 6, 0.0, 2)
+    with pytest.raises(TypeError) as error:  # was AttributeError: 'list' has no 'shape'
+        fused(torch.ones(2, 6, 4), [[True] * 6] * 2)
+    assert str(error.value) == "padding_mask must be a bool torch.Tensor, got list"
+
+
 def test_bad_sizes_and_inputs_are_refused_like_the_textbook():
     with pytest.raises(ValueError, match="d_out must be divisible by num_heads"):
         FusedMultiHeadAttention(4, 6, 6, 0.0, 4)

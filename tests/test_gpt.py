@@ -156,7 +156,15 @@ def test_ablating_at_every_position_is_ablating_everywhere(model):
         assert torch.equal(model(idx), everywhere)
 
 
-@pytest.mark.parametrize("positions", [[12], [-1], [0.5], [torch.tensor(3)]])
+@pytest.mark.parametrize("heads", [[(True, 0)], [(0, False)], [(0.0, 1)]])
+def test_ablate_refuses_a_layer_or_head_that_is_not_an_integer(model, heads):
+    with pytest.raises(TypeError, match=r"heads: expected \(layer, head\) integers, got"):
+        with ablate(model, heads):  # True was taken for layer 1
+            pass
+    assert not any(block.att.out_proj._forward_pre_hooks for block in model.trf_blocks)
+
+
+@pytest.mark.parametrize("positions", [[12], [-1], [0.5], [torch.tensor(3)], [True]])
 def test_ablate_refuses_positions_outside_the_context(model, positions):
     with pytest.raises(ValueError, match=r"positions: expected integers from 0 to 11, got"):
         with ablate(model, [(0, 0)], positions=positions):
