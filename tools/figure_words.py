@@ -83,12 +83,17 @@ class Translated(Formatter):
         return self.words(self.formatter.get_offset())
 
 
+def axes_of(ax: Axes) -> list:
+    """An Axes' axis objects: x and y, and z in 3D."""
+    return [getattr(ax, name) for name in ("xaxis", "yaxis", "zaxis") if hasattr(ax, name)]
+
+
 def named(fig: Figure) -> set[int]:
     """The texts that name something, whatever their words: axis labels, titles, legends."""
     found = set()
     for ax in fig.findobj(Axes):
-        axes = [getattr(ax, name) for name in ("xaxis", "yaxis", "zaxis") if hasattr(ax, name)]
-        found |= {id(text) for text in [*(axis.label for axis in axes), ax.title, ax._left_title, ax._right_title]}
+        labels = [axis.label for axis in axes_of(ax)]
+        found |= {id(text) for text in [*labels, ax.title, ax._left_title, ax._right_title]}
     for legend in fig.findobj(Legend):
         found |= {id(text) for text in legend.get_texts()}
     return found
@@ -107,7 +112,7 @@ def translate(fig: Figure, words: Words, data: Collection[str] = ()) -> None:
             text.set_text(said)
     # Tick labels are made at each draw, by the axis's formatters.
     for ax in fig.findobj(Axes):
-        for axis in (getattr(ax, name) for name in ("xaxis", "yaxis", "zaxis") if hasattr(ax, name)):
+        for axis in axes_of(ax):
             if not isinstance(axis.get_major_formatter(), Translated):
                 axis.set_major_formatter(Translated(axis.get_major_formatter(), words, data))
             if not isinstance(axis.get_minor_formatter(), Translated):

@@ -343,7 +343,7 @@ def figure(caption: str, fence: list[str], key: str, url: str = "",
         data = json.loads(widget)
         if Build.language != i18n.ENGLISH:  # the widget's words, translated
             # Its Thai words kept whole on a line, as the page's own (tools/thai_words.py).
-            data["strings"] = {english: thai_words.kept_whole(said) for english, said in widget_strings(data).items()}
+            data["strings"] = thai_words.kept_whole_in(widget_strings(data))
         if "fetched" in data:
             text = json.dumps(data["fetched"], allow_nan=False, separators=(",", ":"))
             path = FETCHED.format(hashlib.sha1(text.encode()).hexdigest()[:12])
@@ -371,7 +371,7 @@ def widget_strings(data: dict) -> dict[str, str]:
     script = (ROOT / "docs" / KIND_JS.format(data["kind"])).read_text(encoding="utf-8")
     table, held = Build.strings.get("figures") or {}, set(texts(data))
     asked, words = {*ASKED.findall(script), *held}, figure_words.Words(table)
-    filled = {text: words(text) for text in held - set(table) if words(text) != text}
+    filled = {text: said for text in held - set(table) if (said := words(text)) != text}
     return {english: said for english, said in table.items() if english in asked} | filled
 
 
@@ -577,8 +577,7 @@ def on_page_content(content: str, page, **kwargs) -> str:
     kinds = dict.fromkeys(WIDGET_KIND.findall(content))  # in order, once each
     scripts = [WIDGETS_JS, *map(KIND_JS.format, kinds)] if kinds else []
     if Build.language != i18n.ENGLISH and Build.strings.get("playground"):  # its words, translated
-        words = json.dumps({english: thai_words.kept_whole(words) for english, words in said("playground").items()},
-                           ensure_ascii=False, separators=(",", ":"))
+        words = json.dumps(thai_words.kept_whole_in(said("playground")), ensure_ascii=False, separators=(",", ":"))
         content = PLAYGROUND.sub(lambda match: f'{match[0]} data-strings="{html.escape(words)}"', content)
     for name in dict.fromkeys(PLAYGROUND.findall(content)):
         if not (ROOT / "docs" / PLAYGROUND_JS.format(name)).exists():

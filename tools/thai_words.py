@@ -74,6 +74,11 @@ def kept_whole(text: str) -> str:
     return THAI.sub(lambda run: SPACE.join(map(joined, words(run[0]))), text)
 
 
+def kept_whole_in(strings: dict[str, str]) -> dict[str, str]:
+    """A table of interface strings with the Thai words of each translation kept whole."""
+    return {english: kept_whole(said) for english, said in strings.items()}
+
+
 def wrap(element: ET.Element) -> None:
     """Keep the Thai words of an element's text and its children's whole, in place."""
     if element.tag in SKIPPED or "arithmatex" in (element.get("class") or "").split():
