@@ -18,11 +18,14 @@ class ModelShape:
     kv_heads: int               # heads with keys and values of their own, g
     head_dim: int               # hd
     context: int                # the most tokens it was trained to read
-    weights: int                # parameters a decode step multiplies with
+    weights: int                # parameters every decode step multiplies with
     weight_bytes: int           # bytes per weight, as released
     cache_bytes: int            # bytes per cached number
     window: int | None = None   # w: each token sees the last w
     latent: tuple[int, int] | None = None  # d_c, d_r: a latent cache
+    # A mixture of experts: layers with routed experts, experts in each,
+    # experts each token goes through, parameters of one expert.
+    experts: tuple[int, int, int, int] | None = None
 
     def __post_init__(self):
         check_sizes(layers=self.layers, heads=self.heads,
@@ -31,6 +34,13 @@ class ModelShape:
                     weight_bytes=self.weight_bytes,
                     cache_bytes=self.cache_bytes)
         check_window(self.window)
+        if self.experts is not None:
+            layers, routed, chosen, each = self.experts
+            check_sizes(expert_layers=layers, experts=routed,
+                        experts_per_token=chosen, expert_weights=each)
+            if chosen > routed:
+                raise ValueError(f"experts_per_token must be at most the "
+                                 f"{routed} experts, got {chosen}")
 
 
 PRESETS = {model.name: model for model in (
@@ -44,8 +54,9 @@ PRESETS = {model.name: model for model in (
                context=8192, weights=7_241_732_096 - 32_000 * 4096,
                weight_bytes=2, cache_bytes=2, window=4096),
     ModelShape("DeepSeek-V3", layers=61, heads=128, kv_heads=128,
-               head_dim=128, context=131_072, weights=37_000_000_000,
-               weight_bytes=1, cache_bytes=2, latent=(512, 64)),
+               head_dim=128, context=131_072, weights=16_190_969_344,
+               weight_bytes=1, cache_bytes=2, latent=(512, 64),
+               experts=(58, 256, 8, 44_040_192)),
     ModelShape("TinyGPT", layers=2, heads=2, kv_heads=2, head_dim=32,
                context=32, weights=116_096, weight_bytes=4, cache_bytes=4),
 )}
@@ -75,13 +86,27 @@ def own_design(model: ModelShape) -> int:
     return 1 if model.kv_heads > 1 else 2
 
 
+def experts_read(model: ModelShape, batch: int) -> int:
+    """Bytes of routed experts a step of batch tokens reads, uniform routing."""
+    if model.experts is None:
+        return 0
+    layers, routed, chosen, each = model.experts
+    # A token misses a given expert with probability (routed - chosen) /
+    # routed, a batch of independent tokens with its batch-th power: a layer
+    # reads routed * (1 - missed / ways) experts, expected, in integers here.
+    missed, ways = (routed - chosen) ** batch, routed**batch
+    expert_bytes = layers * each * model.weight_bytes
+    return expert_bytes * routed * (ways - missed) // ways
+
+
 def cache_costs(
     model: ModelShape, n: int, batch: int
 ) -> list[tuple[str, int, int, int]]:
     """Per design: name, numbers per token and layer, bytes held, bytes read."""
     check_type("model", model, ModelShape)
     check_sizes(n=n, batch=batch)
-    weights = model.weights * model.weight_bytes  # once for the whole batch
+    # Each weight is read once for the whole batch.
+    weights = model.weights * model.weight_bytes + experts_read(model, batch)
     costs = []
     for name, numbers, window in designs(model):
         tokens = n if window is None else min(n, window)
@@ -107,9 +132,13 @@ def size(nbytes: int) -> str:
 def cost_table(model: ModelShape, n: int, batch: int) -> list[str]:
     """cache_costs as rows to print, the model's own design marked."""
     costs = cache_costs(model, n, batch)
-    weights = size(model.weights * model.weight_bytes)
-    rows = [f"{model.name}, n = {n:,}, batch {batch}: weights {weights}",
-            f"{'cache':22}{'numbers':>8}{'held':>11}{'read':>11}"]
+    weights = size(costs[0][3] - costs[0][2])
+    header = f"{model.name}, n = {n:,}, batch {batch}: weights {weights}"
+    if model.experts is not None:
+        layers, routed, _, each = model.experts
+        read = experts_read(model, batch) / (layers * each * model.weight_bytes)
+        header += f", {read:.0f} of {routed} experts a layer"
+    rows = [header, f"{'cache':22}{'numbers':>8}{'held':>11}{'read':>11}"]
     for i, (name, numbers, held, read) in enumerate(costs):
         own = "  its own" if i == own_design(model) else ""
         rows.append(f"{name:22}{numbers:>8,}{size(held):>11}{size(read):>11}"

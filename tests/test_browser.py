@@ -288,6 +288,7 @@ WIDGETS = {
         Shown({"model": "Llama 3 8B", "tokens n": "128K", "batch b": "64"}, cache_costs),
         Shown({"model": "Mistral 7B", "tokens n": "4K", "batch b": "2"}, cache_costs),
         Shown({"model": "Mistral 7B", "tokens n": "64K", "batch b": "256"}, cache_costs),
+        Shown({"model": "DeepSeek-V3", "tokens n": "4K", "batch b": "16"}, cache_costs),  # experts
         Shown({"model": "DeepSeek-V3", "tokens n": "16", "batch b": "256"}, cache_costs),
         Shown({"model": "DeepSeek-V3", "tokens n": "128K", "batch b": "256"}, cache_costs),
         Shown({"model": "TinyGPT", "tokens n": "16", "batch b": "4"}, cache_costs),

@@ -4,7 +4,7 @@ import dataclasses
 
 import pytest
 
-from attnlit.cachesize import PRESETS, ModelShape, cache_costs, cost_table, designs, own_design, size
+from attnlit.cachesize import PRESETS, ModelShape, cache_costs, cost_table, designs, experts_read, own_design, size
 
 
 @pytest.mark.parametrize("nbytes, shown", [
@@ -45,6 +45,28 @@ def test_weights_are_read_once_for_the_batch():
         assert held8 == 8 * held and read8 - held8 == read - held == 4 * 116_096
 
 
+def test_a_batch_of_one_reads_the_experts_its_token_chose():
+    v3 = PRESETS["DeepSeek-V3"]
+    layers, routed, chosen, each = v3.experts
+    assert experts_read(v3, 1) == layers * chosen * each * v3.weight_bytes
+    assert experts_read(PRESETS["Llama 3 8B"], 16) == 0  # dense: no experts
+
+
+def test_a_batch_reads_more_experts_but_never_more_than_there_are():
+    v3 = PRESETS["DeepSeek-V3"]
+    layers, routed, chosen, each = v3.experts
+    every_expert = layers * routed * each * v3.weight_bytes
+    reads = [experts_read(v3, 2**k) for k in range(9)]  # batches 1 to 256
+    assert all(fewer < more for fewer, more in zip(reads, reads[1:]))
+    assert every_expert - 256 < experts_read(v3, 2048) <= every_expert  # all, to rounding
+    # Two tokens: the 8 of the first, and of the second's 8 those the first left, 8 * 248 / 256.
+    assert experts_read(v3, 2) == layers * each * (8 * 256 + 8 * 248) // 256
+    everyone = dataclasses.replace(v3, experts=(layers, routed, routed, each))
+    assert experts_read(everyone, 1) == experts_read(everyone, 7) == every_expert
+    rows = cost_table(v3, 4096, 16)
+    assert rows[0].endswith("weights 258 GiB, 102 of 256 experts a layer")  # issue 34's count
+
+
 def test_each_model_marks_its_own_design():
     own = {name: designs(model)[own_design(model)][0] for name, model in PRESETS.items()}
     assert own == {"GPT-2 small": "multi-head", "Llama 3 8B": "grouped-query, g = 8",
@@ -67,3 +89,7 @@ def test_bad_arguments_are_refused_by_name():
         dataclasses.replace(model, window=0)
     with pytest.raises(ValueError, match="layers must be positive"):
         ModelShape("empty", 0, 1, 1, 1, 1, 1, 1, 1)
+    with pytest.raises(ValueError, match="experts_per_token must be at most the 8 experts, got 9"):
+        dataclasses.replace(PRESETS["DeepSeek-V3"], experts=(58, 8, 9, 1000))
+    with pytest.raises(ValueError, match="expert_layers must be positive, got 0"):
+        dataclasses.replace(PRESETS["DeepSeek-V3"], experts=(0, 256, 8, 1000))
