@@ -399,3 +399,25 @@ def test_each_edition_has_a_glossary_page_its_home_page_links(site, language):
             "a term kept in English says why"
     cells = [unescape(re.sub(r"<[^>]+>", "", re.search(r"<td>(.*?)</td>", row, re.DOTALL)[1])) for row in rows[1:]]
     assert cells == sorted(terms, key=str.lower)
+
+
+DOWNLOAD = re.compile(r'</h1><p class="attnlit-download"><a href="([^"/]+\.ipynb)" download>'
+                      r'<svg aria-hidden="true" [^>]*>.*?</svg>([^<]+)</a></p>', re.DOTALL)
+
+
+@pytest.mark.parametrize("language", [i18n.ENGLISH, *LANGUAGES])
+def test_every_page_offers_its_notebook_under_its_title_in_words(site, language):
+    """A link that says what it gives, in the page's language (issue 34: it was an icon with a
+    tooltip), right under the title, to the notebook beside the page; the home page has none."""
+    words = i18n.language_config(language, ROOT)["extra"]["strings"]["download_notebook"]
+    for page in i18n.pages(language, ROOT):
+        source = i18n.docs_dir(language, ROOT) / page
+        html = built_page(site, source)
+        found = DOWNLOAD.findall(html)
+        if page == "index.md":
+            assert "attnlit-download" not in html
+            continue
+        assert [unescape(text) for _, text in found] == [words], page
+        name = source.relative_to(ROOT / "docs").with_suffix("")
+        assert (site / name / found[0][0]).is_file(), f"{page}: {found[0][0]} is not beside it"
+

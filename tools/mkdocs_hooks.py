@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlsplit
 
+import material
 import nbformat
 from latex2mathml.converter import convert
 from mkdocs.exceptions import PluginError
@@ -81,6 +82,7 @@ FETCHED = "widgets/{}.json"
 svgs: dict[str, str] = {}  # slot key -> drawn SVG, from on_page_markdown to on_page_content
 fetched: dict[str, str] = {}  # site path -> JSON, from on_page_markdown to on_post_build
 ROOT = Path(__file__).resolve().parent.parent
+DOWNLOAD_ICON = Path(material.__file__).parent / "templates/.icons/material/download.svg"
 # Drawn SVGs by figure code, for this attnlit and environment: a warm build draws nothing.
 FIGURES = cache("figures", ROOT)
 # Files that blocks under a site-file marker build, by block code, likewise.
@@ -571,7 +573,7 @@ def on_page_content(content: str, page, **kwargs) -> str:
 
     if not page.file.src_uri.endswith(".md"):
         content = notebook_page(content)
-    if page.file.src_uri != "index.md":  # overrides/main.html shows a download button
+    if page.file.src_uri != "index.md":  # on_post_page writes it and offers it under the title
         page.meta["notebook"] = Path(page.file.src_uri).stem + ".ipynb"
     content = SVG_SLOT.sub(lambda match: svgs.pop(match[1]), content)
     kinds = dict.fromkeys(WIDGET_KIND.findall(content))  # in order, once each
@@ -632,15 +634,25 @@ def on_template_context(context, template_name, config, **kwargs):
     return context
 
 
+def with_download(output: str, notebook: str) -> str:
+    """The page with its notebook offered under its title, in a link that says what it gives."""
+    icon = DOWNLOAD_ICON.read_text(encoding="utf-8").replace("<svg ", '<svg aria-hidden="true" ', 1)
+    link = (f'<p class="attnlit-download"><a href="{notebook}" download>{icon}'
+            f'{html.escape(said("download_notebook"))}</a></p>')
+    end = output.index("</h1>") + len("</h1>")  # the article's: Material's header has none
+    return output[:end] + link + output[end:]
+
+
 def on_post_page(output: str, page, config, **kwargs) -> str:
-    """Write the page's notebook next to it: a chapter converted, or a lab's script; and the
-    files its site-file blocks built."""
+    """Write the page's notebook next to it, a chapter converted or a lab's script, offered under
+    its title; and the files its site-file blocks built."""
     folder = Path(config.site_dir) / Path(page.file.dest_uri).parent
     for name, data in built.pop(page.file.src_uri, {}).items():
         folder.mkdir(parents=True, exist_ok=True)  # the page itself is written later
         (folder / name).write_bytes(data)
     name = page.meta.get("notebook")
     if name:
+        output = with_download(output, name)
         source = Path(page.file.abs_src_path)
         if source.suffix == ".py":
             notebook = lab_notebook(source)

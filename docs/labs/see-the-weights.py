@@ -6,7 +6,8 @@
 # dropout (chapter 6) and two heads (chapter 7), all with random weights; then the heads
 # of a trained model (chapter 10). Rows are queries, columns keys.
 #
-# Change `sentence` or `seed` below, then run all cells. The book's sentence uses the book's
+# To rerun it, download this page as a notebook (the link under its title), change
+# `sentence` or `seed` below, then run all cells. The book's sentence uses the book's
 # embeddings; any other sentence gets random 3-D embeddings drawn from the seed.
 
 # %%

@@ -3,8 +3,9 @@
 #
 # Chapter 4 argued that scores must be divided by $\sqrt{c}$: the dot product of two vectors
 # with $c$ independent unit-variance entries has variance $c$, and softmax of large scores
-# turns into an arg-max that passes back almost no gradient. Here you can run the experiment
-# with your own widths, number of keys and number of draws.
+# turns into an arg-max that passes back almost no gradient. To run the experiment with
+# your own widths, number of keys and number of draws, download this page as a notebook (the
+# link under its title), change them below, then run all cells.
 
 # %%
 import torch

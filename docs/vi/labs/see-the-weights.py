@@ -1,6 +1,6 @@
 # ---
 # jupyter:
-#   translated_from: "113da4cb7cee"
+#   translated_from: "e0156137ae30"
 # ---
 
 # %% [markdown]
@@ -11,9 +11,9 @@
 # dropout (chương 6) và hai head (chương 7), tất cả đều dùng trọng số ngẫu nhiên; rồi đến các
 # head của một mô hình đã huấn luyện (chương 10). Hàng là query, cột là key.
 #
-# Hãy đổi `sentence` hoặc `seed` bên dưới, rồi chạy lại tất cả các ô. Câu của cuốn sách dùng
-# các embedding của cuốn sách; mọi câu khác nhận các embedding 3 chiều ngẫu nhiên, sinh từ
-# seed.
+# Để chạy lại bài này, hãy tải trang này về dưới dạng notebook (liên kết dưới tiêu đề), đổi
+# `sentence` hoặc `seed` bên dưới, rồi chạy lại tất cả các ô. Câu của cuốn sách dùng các
+# embedding của cuốn sách; mọi câu khác nhận các embedding 3 chiều ngẫu nhiên, sinh từ seed.
 
 # %%
 import torch

@@ -1,6 +1,6 @@
 # ---
 # jupyter:
-#   translated_from: "4af2692cdf7d"
+#   translated_from: "e20595f66df7"
 # ---
 
 # %% [markdown]
@@ -9,8 +9,9 @@
 # Chương 4 đã lập luận rằng điểm số phải được chia cho $\sqrt{c}$: tích vô hướng (dot product)
 # của hai vector có $c$ phần tử độc lập, mỗi phần tử có phương sai 1, thì có phương sai $c$, và
 # softmax của các điểm số lớn biến thành một phép arg-max gần như không truyền ngược gradient
-# nào. Ở đây bạn có thể tự chạy thí nghiệm với số chiều, số key và số lần lấy mẫu của riêng
-# mình.
+# nào. Để tự chạy thí nghiệm với số chiều, số key và số lần lấy mẫu của riêng mình, hãy tải
+# trang này về dưới dạng notebook (liên kết dưới tiêu đề), đổi các giá trị đó bên dưới, rồi
+# chạy lại tất cả các ô.
 
 # %%
 import torch
