@@ -103,6 +103,8 @@ SEARCHED = "index.md"
 SEARCHES = {
     "KV cache": (["generation/"], []),  # chapter 11's title; 11b's names "caches" only
     "induction": (["trained-gpt/"], []),  # no title names it: chapter 10 explains induction heads
+    # Both words on chapter 10 only: Material put chapter 7 (head, head, head) first (issue 34).
+    "induction head": (["trained-gpt/"], []),
     "softmax": (["scaling/"], ["attention-without-weights/"]),
     "RoPE": (["word-order/"], []),
     "causal mask": (["causal-attention/"], []),
@@ -2069,7 +2071,8 @@ def test_search_previews_are_the_pages_own_running_text(browsed, site):
             if result["page"] not in pages:
                 html = (site / result["page"].strip("/") / "index.html").read_text(encoding="utf-8")
                 article = html[html.index("<article"):html.index("</article>")]
-                pages[result["page"]] = f" {words(unescape(re.sub(r'<[^>]+>', '', article)))} "
+                blocks = re.sub(r"</(?:p|h\d|li|td|th|div)>", " ", article)  # a block's end ends a word
+                pages[result["page"]] = f" {words(unescape(re.sub(r'<[^>]+>', '', blocks)))} "
             for preview in result["previews"]:
                 # Material may cut a long block, mid-word, with an ellipsis.
                 shown = words(preview).rsplit(" ", 1)[0] if preview.rstrip().endswith("…") else words(preview)

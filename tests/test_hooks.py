@@ -39,7 +39,7 @@ def test_tex_becomes_mathml_and_html_entities_are_tex_again():
     html = mkdocs_hooks.on_page_content(content, PAGE)
     assert f'{MATH}"inline">' in html
     assert "<mo>&#x0003C;</mo>" in html  # the < came through as an operator, not as text
-    assert f'{MATH}"block">' in html
+    assert f'{MATH}"block" data-search-exclude>' in html
     assert "arithmatex" not in html
 
 
@@ -180,7 +180,7 @@ def test_notebook_pages_lose_jupyterlab_weight_and_keep_their_math():
     # nbconvert's page styles go; a figure's own stays, for its classes.
     assert re.findall(r"<style.*?</style>", html) == ['<style type="text/css">.s1{font-size:10px}</style>']
     assert f'{MATH}"inline"><mrow><mi>&#x003C9;</mi></mrow></math>' in html
-    assert f'{MATH}"block">' in html
+    assert f'{MATH}"block" data-search-exclude>' in html
     assert '<div class="highlight" data-search-exclude><pre><code>x = 1</code></pre></div>' in html
     assert "<pre>cost: $5 and $6</pre>" in html  # outputs keep their dollars
     assert page.meta["notebook"] == "lab.ipynb"

@@ -89,7 +89,7 @@ def test_every_formula_is_mathml(site):
         assert 'class="arithmatex"' not in html, f"{source.name}: TeX left unrendered"
         assert not tex or MATH in html, source.name
     chapter = built_page(site, ROOT / "docs" / f"{CHAPTER}.md")
-    assert chapter.count(f'{MATH}"block">') >= 4
+    assert chapter.count(f'{MATH}"block" data-search-exclude>') >= 4
 
 
 def test_every_figure_block_is_drawn_as_inline_svg(site):
@@ -421,3 +421,28 @@ def test_every_page_offers_its_notebook_under_its_title_in_words(site, language)
         name = source.relative_to(ROOT / "docs").with_suffix("")
         assert (site / name / found[0][0]).is_file(), f"{page}: {found[0][0]} is not beside it"
 
+
+def test_search_leaves_out_displayed_formulas_and_tables_of_numbers(site):
+    """Material previews a result by the blocks that hold the words found, so a displayed formula
+    or a table of numbers showed as a run of symbols or digits (issue 34). The prose around
+    them, which names what they hold, is indexed; tables of words are too."""
+    index = json.loads((site / "search" / "search_index.json").read_text())
+    indexed: dict[str, str] = {}
+    for doc in index["docs"]:
+        page = doc["location"].split("#")[0]
+        indexed[page] = indexed.get(page, "") + re.sub(r"\s+", "", unescape(re.sub(r"<[^>]+>", "", doc["text"])))
+    left_out = kept = 0
+    for source in [ROOT / page for page in tangle.nav_pages(ROOT) if page.endswith(".md")]:
+        html = built_page(site, source)
+        article = html[html.index("<article"):html.index("</article>")]
+        tables = re.findall(r"<table[^>]*>(.*?)</table>", article, re.DOTALL)
+        blocks = [*re.findall(r'<math[^>]*display="block".*?</math>', article, re.DOTALL),
+                  *(table for table in tables if mkdocs_hooks.of_numbers(table))]
+        page = "" if source.stem == "index" else f"{source.stem}/"  # English: translations alike
+        for block in blocks:
+            text = re.sub(r"\s+", "", unescape(re.sub(r"<[^>]+>", "", block)))
+            assert text not in indexed[page], f"{source.name}: {text[:80]}"
+            left_out += 1
+        kept += sum(re.sub(r"\s+", "", unescape(re.sub(r"<[^>]+>", "", table))) in indexed[page]
+                    for table in tables if not mkdocs_hooks.of_numbers(table))
+    assert left_out > 20 and kept > 10, (left_out, kept)

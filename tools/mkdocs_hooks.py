@@ -45,6 +45,8 @@ MATH = re.compile(r'<(span|div) class="arithmatex">\\[(\[](.*?)\\[)\]]</\1>', re
 UNKNOWN_MACRO = re.compile(r"<m[io]>(\\[A-Za-z]+)</m[io]>")
 SOLUTION = '<details class="success">'  # exercise solutions: the exercise itself is indexed
 CODE_BLOCK = re.compile(r'<div class="(?:language-\w+ )?highlight"')
+TABLE = re.compile(r"<table>(.*?)</table>", re.DOTALL)
+CELL = re.compile(r"<td[^>]*>(.*?)</td>", re.DOTALL)
 # Pygments wraps each name, space, operator and punctuation mark in a span. Names and spaces
 # Material draws in the plain code colour anyway; operators and punctuation only a shade
 # lighter, and here in the plain colour too (extra.css). The same goes for constants (None,
@@ -554,6 +556,15 @@ def notebook_page(content: str) -> str:
     return thai_words.wrap_html("".join(parts))
 
 
+def of_numbers(table: str) -> bool:
+    """Whether most of a table's cells are numbers (measurements, a model's sizes), which a
+    search preview would show as a run of digits."""
+    cells = [re.sub(r"<[^>]+>", "", cell) for cell in CELL.findall(table)]
+    numbers = [cell for cell in cells if any(map(str.isdigit, cell))
+               and sum(map(str.isdigit, cell)) >= sum(map(str.isalpha, cell))]
+    return 2 * len(numbers) > len(cells)
+
+
 def on_page_content(content: str, page, **kwargs) -> str:
     """Put drawn figures in their slots, with the widgets' script if any; TeX to MathML.
 
@@ -567,6 +578,8 @@ def on_page_content(content: str, page, **kwargs) -> str:
     def to_mathml(match: re.Match) -> str:
         tex = html.unescape(match[2]).strip()
         mathml = convert(tex, display="block" if match[1] == "div" else "inline")
+        if match[1] == "div":  # out of the search index, as code blocks are
+            mathml = mathml.replace(' display="block">', ' display="block" data-search-exclude>', 1)
         for macro in UNKNOWN_MACRO.findall(mathml):
             log.warning("%s: unknown TeX macro %s in $%s$", page.file.src_uri, macro, tex)
         return minus_infinity(mathml)
@@ -590,7 +603,11 @@ def on_page_content(content: str, page, **kwargs) -> str:
         content += f'\n<script src="{get_relative_url(script, page.url)}" defer></script>'
     # Every page loads the whole search index, so code blocks and exercise solutions stay
     # out of it: the prose names every function it uses (in inline code, which is indexed).
+    # So do tables of numbers and displayed formulas, whose previews would be runs of digits
+    # and symbols; the prose around them names what they hold.
     content = CODE_BLOCK.sub(r"\g<0> data-search-exclude", content)
+    content = TABLE.sub(lambda match: match[0].replace("<table>", "<table data-search-exclude>", 1)
+                        if of_numbers(match[1]) else match[0], content)
     content = content.replace(SOLUTION, SOLUTION[:-1] + " data-search-exclude>")
     content = PLAIN_TOKEN.sub(r"\1", content)
     if Build.language != i18n.ENGLISH:

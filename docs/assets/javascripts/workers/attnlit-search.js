@@ -10,13 +10,17 @@
 //   still be typing: a part begun finds every word it begins (ความ, so: hundreds).
 // - A spelling that the glossary does not use (มาสก์ for mask) is searched as the word the
 //   pages write (the index's config.attnlit.synonyms).
-// Material's worker reads its messages and loads its scripts through the two functions
-// wrapped here.
+// - Material ranks a page's top section above its other sections, even where it lacks a word
+//   of the query: "induction head" put chapter 7 (head, head, head) above chapter 10. Pages
+//   with a section that holds every word come first, each group in Material's order.
+// Material's worker reads its messages, answers and loads its scripts through the three
+// functions wrapped here.
 (() => {
   "use strict";
   const MATERIAL = "search.a7633da7.min.js"; // beside this file; tests/test_site.py checks it
   const listen = self.addEventListener.bind(self), load = self.importScripts.bind(self);
-  const SETUP = 0, QUERY = 2; // Material's message types
+  const post = self.postMessage.bind(self);
+  const SETUP = 0, QUERY = 2, RESULT = 3; // Material's message types
   const THAI = /[\u0e00-\u0e7f]+/g;
   let language = "en", synonyms = [];
   const words = new Set(), beginnings = new Set();
@@ -85,6 +89,17 @@
     }
     return message;
   }
+
+  // Material's results: a list per page, its sections, each with the query's terms it holds
+  // (none for a page's top section that Material adds unmatched, above its matched ones).
+  const holdsAll = ({ terms }) => Object.keys(terms).length > 0 && Object.values(terms).every(Boolean);
+  function ranked(pages) {
+    const complete = pages.filter(page => page.some(holdsAll));
+    return [...complete, ...pages.filter(page => !complete.includes(page))];
+  }
+
+  self.postMessage = message => post(message?.type === RESULT && message.data.items
+    ? { ...message, data: { ...message.data, items: ranked(message.data.items) } } : message);
 
   self.addEventListener = (type, listener, options) => listen(type, type !== "message" ? listener
     : event => listener({ data: prepared(event.data) }), options);
