@@ -489,6 +489,10 @@ STATE = """() => {
         broken: [...document.images].filter(i => !(i.naturalWidth > 0)).map(i => i.src.slice(0, 80)),
         captions: [...document.querySelectorAll(".attnlit-figure")]
             .map(f => (f.querySelector("figcaption")?.textContent ?? "").replace(/\\s+/g, " ").trim()),
+        // Each caption's lines at 1280 px, as the reader sees them.
+        "caption lines": [...document.querySelectorAll("article .attnlit-figure figcaption")]
+            .map(c => [Math.round(c.getBoundingClientRect().height / parseFloat(getComputedStyle(c).lineHeight)),
+                       c.textContent.trim().slice(0, 60)]),
         // Text a figure colours itself (white on a dark cell) must keep its colour: the page's
         // ink rule for figure text must not outweigh the figure's own style classes.
         recoloured: [...document.querySelectorAll("svg style")]
@@ -1817,6 +1821,14 @@ def test_search_within_budget(browsed, floor_name):
     assert index in floor["sizes"] and workers == {"attnlit-search.js", MATERIAL_WORKER}, workers
     budget = search_budget_of(floor_name)
     assert weight(floor, search=True) <= budget, f"{weight(floor, search=True)} bytes sent, budget {budget}"
+
+
+@pytest.mark.parametrize("page_name", PAGES)
+def test_a_caption_says_what_its_figure_shows_in_three_lines(browsed, page_name):
+    """At 1280 px (issue 34: captions ran to 12-17 lines of centred italics). What to look for
+    goes in the prose after the figure."""
+    long = [(lines, start) for lines, start in record(browsed, page_name)["caption lines"] if lines > 3]
+    assert long == [], long
 
 
 @pytest.mark.parametrize("page_name", PAGES)
