@@ -1171,6 +1171,20 @@ THAI_BREAKS = r"""() => {
     end();
     return found;
 }"""
+# Every listing outside a fold (a figure's code, a solution): its lines, its height in lines
+# as shown, and for one folded behind a button (overrides/main.html), the height with the
+# button pressed, what the button then says, and the height once pressed again.
+LISTINGS = """() => [...document.querySelectorAll("article pre > code")].filter(c => !c.closest("details")).map(code => {
+    const lines = code.textContent.replace(/\\n$/, "").split("\\n").length;
+    const high = () => code.getBoundingClientRect().height / parseFloat(getComputedStyle(code).lineHeight);
+    const shown = high(), button = code.closest("pre").nextElementSibling;
+    if (!button?.matches(".attnlit-unfold")) return { lines, shown };
+    const folded = [button.textContent, button.getAttribute("aria-expanded")];
+    button.click();
+    const open = [high(), button.textContent, button.getAttribute("aria-expanded")];
+    button.click();
+    return { lines, shown, folded, open, again: high() };
+})"""
 # What Thai type is set in: the captions' style, the admonitions' size, how far the link
 # underlines sit below the text (in ems of the link's size).
 THAI_TYPE = """() => ({
@@ -1634,6 +1648,7 @@ async def page_record(browser, server: str, page_name: str) -> dict:
         record["figure names"] = await accessible_names(visit, ".attnlit-figure > [role=img]:not(.attnlit-static)")
         await page.wait_for_function(MOUNTED, polling="raf")
         record["figures"] = await page.evaluate(FIGURES)
+        record["listings"] = await page.evaluate(LISTINGS)
         SHOTS.mkdir(exist_ok=True)
         for scheme in ("default", "slate"):
             if scheme == "slate":
@@ -1829,6 +1844,22 @@ def test_a_caption_says_what_its_figure_shows_in_three_lines(browsed, page_name)
     goes in the prose after the figure."""
     long = [(lines, start) for lines, start in record(browsed, page_name)["caption lines"] if lines > 3]
     assert long == [], long
+
+
+@pytest.mark.parametrize("page_name", PAGES)
+def test_a_long_listing_shows_its_start_and_the_rest_at_a_click(browsed, page_name):
+    """Issue 34: listings of 2,000 px and more. One of more than 60 lines shows 30 (and its
+    padding), and its button says how many more it holds, shows them all, and folds again."""
+    words = i18n.language_config(language_of(page_name), ROOT)["extra"]["strings"]
+    for listing in record(browsed, page_name)["listings"]:
+        lines, shown = listing["lines"], listing["shown"]
+        if lines <= 60:
+            assert "folded" not in listing and shown < lines + 2, listing
+            continue
+        assert 30 <= shown < 32, listing
+        assert listing["folded"] == [words["listing_more"].format(lines=lines), "false"]
+        assert listing["open"][0] >= lines and listing["open"][1:] == [words["listing_less"].format(lines=30), "true"]
+        assert listing["again"] == shown
 
 
 @pytest.mark.parametrize("page_name", PAGES)
