@@ -149,7 +149,7 @@ SAME_RESULTS = {
 SEARCHED_ON = {SEARCHED: list(SEARCHES), **{
     name: list(dict.fromkeys([*TRANSLATED_SEARCHES[name], *(word for pair in SAME_RESULTS[name].items() for word in pair)]))
     for name in TRANSLATED_SEARCHES}}
-COPIED = ["attention-without-weights.md", "multi-head-attention.md"]
+COPIED = ["attention-without-weights.md", "multi-head-attention.md", "training-code.md"]  # the last: folded listings
 PALETTE_SHOWN = "projections.md"  # its first figure's screenshots, in both palettes
 NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])")  # 3, -0.5, 0.1385; not Backward0
 
