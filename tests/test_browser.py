@@ -1090,6 +1090,15 @@ SLIDER_PLACES = """() => [...document.querySelectorAll("figure[data-widget] inpu
 })"""
 
 
+# Controls smaller than 24 by 24 CSS px (WCAG 2.2's target size), shown on the page: a radio
+# button or a checkbox counts as the label that holds it; an input of no size (a tab's
+# radio button, which its label stands for) is none.
+TARGETS = """() => [...document.querySelectorAll("article input, article button, article select")]
+    .map(control => [control, (control.closest("label") ?? control).getBoundingClientRect()])
+    .filter(([, box]) => box.width * box.height > 0 && (box.width < 24 || box.height < 24))
+    .map(([control, box]) => `${control.outerHTML.slice(0, 80)}: ${box.width} x ${box.height}`)"""
+
+
 async def phone_record(browser, server: str, page_name: str) -> dict:
     """A page on a phone's screen (390 px), then turned to a wide one (1280 px).
 
@@ -1109,7 +1118,7 @@ async def phone_record(browser, server: str, page_name: str) -> dict:
             await figure.scroll_into_view_if_needed()
             await figure.locator(".attnlit-numbers").wait_for()
         *scales, overflow = await page.evaluate(PHONE)
-        phone = {"scales": scales, "overflow": overflow, "widgets": len(figures),
+        phone = {"scales": scales, "overflow": overflow, "widgets": len(figures), "targets": await page.evaluate(TARGETS),
                  "figures": await page.evaluate(FIGURES),
                  "clipped": [await figure.evaluate(f"figure => ({CLIPPED})(figure.querySelector('svg.attnlit-drawing'))")
                              for figure in figures]}
@@ -2242,6 +2251,15 @@ def test_without_javascript_the_static_figure_stays(browsed, page_name):
     assert all(height > 100 for height in seen["heights"]), seen["heights"]
     assert [(role, comparable(name)) for role, name in seen["names"]] == \
         [("image", comparable(caption)) for caption in seen["captions"]]
+
+
+@pytest.mark.parametrize("page_name", PAGES)
+def test_on_a_phone_every_control_is_a_target_of_24_px(browsed, page_name):
+    """Issue 34: sliders 16 px high, and Material's tabs' scroll buttons 18 px."""
+    seen = record(browsed, page_name)["phone"]
+    if isinstance(seen, BaseException):
+        raise seen
+    assert seen["targets"] == []
 
 
 @pytest.mark.parametrize("page_name", list(WIDGETS))
