@@ -84,7 +84,9 @@ FETCHED = "widgets/{}.json"
 svgs: dict[str, str] = {}  # slot key -> drawn SVG, from on_page_markdown to on_page_content
 fetched: dict[str, str] = {}  # site path -> JSON, from on_page_markdown to on_post_build
 ROOT = Path(__file__).resolve().parent.parent
-DOWNLOAD_ICON = Path(material.__file__).parent / "templates/.icons/material/download.svg"
+# Material's download icon, a picture beside the words of the link under each page's title.
+DOWNLOAD_ICON = (Path(material.__file__).parent / "templates/.icons/material/download.svg") \
+    .read_text(encoding="utf-8").replace("<svg ", '<svg aria-hidden="true" ', 1)
 # Drawn SVGs by figure code, for this attnlit and environment: a warm build draws nothing.
 FIGURES = cache("figures", ROOT)
 # Files that blocks under a site-file marker build, by block code, likewise.
@@ -653,8 +655,7 @@ def on_template_context(context, template_name, config, **kwargs):
 
 def with_download(output: str, notebook: str) -> str:
     """The page with its notebook offered under its title, in a link that says what it gives."""
-    icon = DOWNLOAD_ICON.read_text(encoding="utf-8").replace("<svg ", '<svg aria-hidden="true" ', 1)
-    link = (f'<p class="attnlit-download"><a href="{notebook}" download>{icon}'
+    link = (f'<p class="attnlit-download"><a href="{notebook}" download>{DOWNLOAD_ICON}'
             f'{html.escape(said("download_notebook"))}</a></p>')
     end = output.index("</h1>") + len("</h1>")  # the article's: Material's header has none
     return output[:end] + link + output[end:]

@@ -28,7 +28,7 @@
   return (svg, narrow) => {
     const m = d.models[model()], n = tokens().n, b = batch();
     const all = t("{n} tokens, batch {b}", { n: commas(n), b });
-    const weights = m.weights * m.weight_bytes + expertsRead(m, b);
+    const experts = expertsRead(m, b), weights = m.weights * m.weight_bytes + experts;
     const costs = m.designs.map(([name, numbers, bytes, w]) => {
       const held = b * bytes * Math.min(n, w ?? n);
       return [name, numbers, held, held + weights];
@@ -41,7 +41,7 @@
     if (m.experts) {
       const [layers, routed, , each] = m.experts;
       header = t("{header}, {read} of {routed} experts a layer", { header, routed,
-        read: (expertsRead(m, b) / (layers * each * m.weight_bytes)).toFixed(0) });
+        read: (experts / (layers * each * m.weight_bytes)).toFixed(0) });
     }
     const step = narrow ? 62 : 38, y = 42 + 5 * step;
     const row = ([name, numbers, held, read], i) => [t(name), commas(numbers), size(held), size(read),
