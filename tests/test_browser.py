@@ -1194,6 +1194,21 @@ LISTINGS = """() => [...document.querySelectorAll("article pre > code")].filter(
     button.click();
     return { lines, shown, folded, open, again: high() };
 })"""
+# Where a page shows pictures, at 1280 px as it opens (folds closed, widgets set up): the top
+# and bottom of each figure, widget or playground, every heading's top and text, the
+# article's bottom; all from the page's top (issue 34: a wall of code before the first picture).
+PLACES = """() => {
+    const top = element => element.getBoundingClientRect().top + scrollY;
+    const shown = element => !element.closest("details:not([open])");
+    const article = document.querySelector("article");
+    return {
+        figures: [...article.querySelectorAll(".attnlit-figure, .attnlit-playground")].filter(shown)
+            .map(figure => [top(figure), top(figure) + figure.getBoundingClientRect().height]),
+        headings: [...article.querySelectorAll("h2, h3")].filter(shown)
+            .map(heading => [top(heading), heading.textContent.replace(/\\s+/g, " ").replace("¶", "").trim()]),
+        end: top(article) + article.getBoundingClientRect().height,
+    };
+}"""
 # What Thai type is set in: the captions' style, the admonitions' size, how far the link
 # underlines sit below the text (in ems of the link's size).
 THAI_TYPE = """() => ({
@@ -1658,6 +1673,7 @@ async def page_record(browser, server: str, page_name: str) -> dict:
         await page.wait_for_function(MOUNTED, polling="raf")
         record["figures"] = await page.evaluate(FIGURES)
         record["listings"] = await page.evaluate(LISTINGS)
+        record["places"] = await page.evaluate(PLACES)
         SHOTS.mkdir(exist_ok=True)
         for scheme in ("default", "slate"):
             if scheme == "slate":
@@ -1869,6 +1885,45 @@ def test_a_long_listing_shows_its_start_and_the_rest_at_a_click(browsed, page_na
         assert listing["folded"] == [words["listing_more"].format(lines=lines), "false"]
         assert listing["open"][0] >= lines and listing["open"][1:] == [words["listing_less"].format(lines=30), "true"]
         assert listing["again"] == shown
+
+
+# The chapters, in every language: the nav's pages whose title is a chapter's number and name
+# ("10b. The training code"), not the home page, the labs or the appendix.
+CHAPTERS = [name for name in PAGES if re.match(r"\d+[a-z]?\. ", tangle.nav_titles(
+    tangle.read_config(ROOT)["nav"]).get(name.split("/", 1)[-1] if language_of(name) != i18n.ENGLISH else name, ""))]
+FIRST_PICTURE_BY = 2_500  # px from the page's top, at 1280 px
+LONGEST_WITHOUT_A_PICTURE = 6_000  # px
+
+
+def stretches(figures: list[list[float]], end: float) -> list[tuple[float, float]]:
+    """(where it starts, how long) of each stretch of a page without a figure: from the page's
+    top to the first figure, between figures, from the last to the end (figures may overlap)."""
+    found, reached = [], 0.0
+    for top, bottom in sorted(figures):
+        found.append((reached, top - reached))
+        reached = max(reached, bottom)
+    return found + [(reached, end - reached)]
+
+
+def test_stretches_are_measured_between_figures():
+    assert stretches([[100, 300], [900, 1000]], 5000) == [(0, 100), (300, 600), (1000, 4000)]
+    assert stretches([], 800) == [(0.0, 800)]
+    assert stretches([[50, 400], [300, 350]], 400) == [(0, 50), (400, -100), (400, 0)]
+
+
+@pytest.mark.parametrize("page_name", CHAPTERS)
+def test_a_chapter_shows_a_picture_early_and_often(browsed, page_name):
+    """Issue 34: chapter 10's first figure was at 12,349 px, after 48 code blocks; chapter 11
+    ran ~15,000 px between its two. At 1280 px, as the page opens: a figure, widget or the
+    playground whose top is within the first 2,500 px, and no stretch of more than 6,000 px
+    without one. A stretch too long is named by the heading above where it starts."""
+    places = record(browsed, page_name)["places"]
+    found = stretches(places["figures"], places["end"])
+    under = lambda y: next((text for top, text in reversed(places["headings"]) if top <= y), "the top")
+    assert places["figures"] and found[0][1] <= FIRST_PICTURE_BY, f"first picture at {found[0][1]:.0f} px"
+    long = [f"{length:.0f} px from {start:.0f} (under {under(start)!r})"
+            for start, length in found if length > LONGEST_WITHOUT_A_PICTURE]
+    assert long == [], long
 
 
 @pytest.mark.parametrize("page_name", PAGES)
