@@ -257,6 +257,10 @@ WIDGETS = {
         Shown({"dropout rate p": "0.2", "seed": "7"}, dropped_weights),
         Shown({"dropout rate p": "0.9", "seed": "0"}, dropped_weights),
     ],
+    "multi-head-attention.md": [
+        Shown({}, [Printed("for head, query in ((0, 5), (2, 1)):", [1, 2, 3])]),
+        Shown({"head": "3", "query": "journey"}, [Printed("for head, query in ((0, 5), (2, 1)):", [5, 6, 7])]),
+    ],
     "word-order.md": [
         Shown({}, [Printed("score={q_at[m] @ k_at[p]:.4f}", [1])]),
         Shown({"shift of m and p": "100"}, [Printed("score={q_at[m] @ k_at[p]:.4f}", [2])]),
