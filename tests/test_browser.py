@@ -279,6 +279,10 @@ WIDGETS = {
             Shown({}, [Printed("weights = model.attention_weights(idx)[1][0, 0]", [0, 1, 2, 3])]),
         ],
     },
+    "generation.md": [
+        Shown({}, [Printed("for step in range(4):  ", [1, 2, 3, 4])]),
+        Shown({"step": "3"}, [Printed("for step in range(4):  ", [6, 7, 8, 9])]),
+    ],
     # Every model, at lengths from 16 tokens to 128K (below, at and above a window) and
     # batches from 1 to 256: sizes from KiB to TiB.
     "smaller-caches.md": [
