@@ -7,6 +7,7 @@ from torch.utils._python_dispatch import TorchDispatchMode
 from torch.utils._pytree import tree_leaves
 from attnlit.checks import check_qkv
 from attnlit.checks import check_qkv, check_sizes
+from attnlit.checks import check_sizes
 
 
 def textbook_attention(
@@ -71,6 +72,20 @@ def tiled_forward(
         out[:, :, start:rows.stop] = o / torch.where(ell > 0, ell, 1.0)
         lse[:, :, start:rows.stop] = m + torch.log(ell)
     return out, lse
+
+
+def hbm_traffic(
+    num_tokens: int, head_dim: int, block_size: int | None = None
+) -> int:
+    """Numbers one head's forward pass moves to and from HBM; textbook if None."""
+    check_sizes(num_tokens=num_tokens, head_dim=head_dim)
+    n, hd = num_tokens, head_dim
+    if block_size is None:  # three kernels, each (n, n) result through HBM
+        return (2 * n * hd + n * n) + (n * n + n * n) + (n * n + 2 * n * hd)
+    check_sizes(block_size=block_size)
+    query_blocks = math.ceil(n / block_size)
+    # Q read and O, lse written once; all of K and V read once a query block
+    return (n * hd + n * hd + n) + query_blocks * 2 * n * hd
 
 
 def tiled_backward(

@@ -10,7 +10,7 @@ import torch.nn.functional as F
 
 from attnlit import bench
 from attnlit.bench import flash as flash_bench
-from attnlit.flash import ShapeLog, textbook_attention, tiled_attention, tiled_forward
+from attnlit.flash import ShapeLog, hbm_traffic, textbook_attention, tiled_attention, tiled_forward
 
 F64 = torch.float64
 # Peak memory on the CPU is measured in a forked process: not on a platform without fork.
@@ -277,3 +277,25 @@ def test_q_k_v_must_be_tensors(function, which):
     tensors[which] = tensors[which].tolist()
     with pytest.raises(TypeError, match=f"{which} must be a Tensor, got <class 'list'>"):
         function(**tensors)
+
+
+def test_hbm_traffic_counts_what_each_kernel_reads_and_writes():
+    """Counted by hand for n = 4 or 5 and hd = 2: the textbook reads Q, K (8 + 8) and writes
+    the scores (16); softmax reads them and writes the weights (32); the product reads the
+    weights and V (16 + 8) and writes O (8). The tiled loop reads Q and writes O once (8 + 8)
+    and each query's log-sum-exp (4), and reads all of K and V (16) once a block of queries."""
+    assert hbm_traffic(4, 2) == 8 + 8 + 16 + 32 + 16 + 8 + 8 == 96
+    assert hbm_traffic(4, 2, 2) == 8 + 8 + 4 + 2 * 16
+    assert hbm_traffic(4, 2, 4) == hbm_traffic(4, 2, 100) == 8 + 8 + 4 + 16  # one block
+    assert hbm_traffic(5, 2, 2) == 10 + 10 + 5 + 3 * 20  # a short last block is a block
+
+
+@pytest.mark.parametrize("args, error, message", [
+    ((0, 2), ValueError, "num_tokens must be positive, got 0"),
+    ((4, 2.0), TypeError, "head_dim must be an integer, got 2.0"),
+    ((4, 2, 0), ValueError, "block_size must be positive, got 0"),
+    ((4, 2, True), TypeError, "block_size must be an integer, got True"),
+])
+def test_hbm_traffic_refuses_sizes_that_are_not_positive_integers(args, error, message):
+    with pytest.raises(error, match=message):
+        hbm_traffic(*args)
