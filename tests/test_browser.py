@@ -283,6 +283,11 @@ WIDGETS = {
         Shown({}, [Printed("for step in range(4):  ", [1, 2, 3, 4])]),
         Shown({"step": "3"}, [Printed("for step in range(4):  ", [6, 7, 8, 9])]),
     ],
+    "flash-attention.md": [
+        Shown({}, [Printed("if step in (1, 6, 8):", [0, 1, 2])]),
+        Shown({"step": "6"}, [Printed("if step in (1, 6, 8):", [3, 4, 5])]),
+        Shown({"step": "8"}, [Printed("if step in (1, 6, 8):", [6, 7, 8])]),
+    ],
     # Every model, at lengths from 16 tokens to 128K (below, at and above a window) and
     # batches from 1 to 256: sizes from KiB to TiB.
     "smaller-caches.md": [
