@@ -198,7 +198,9 @@ def heatmap(
             shape = tuple(hidden.shape)
             raise ValueError(f"masked must have shape ({n}, {n}), got {shape}")
     shown = weights.masked_fill(hidden, float("nan"))  # NaN: a blank cell
-    ax.imshow(shown.numpy(), cmap="Blues", vmin=0.0, vmax=vmax)
+    # One pixel per cell, which the browser enlarges unblurred: a few bytes.
+    ax.imshow(shown.numpy(), cmap="Blues", vmin=0.0, vmax=vmax,
+              interpolation="none")
     for row, col in hidden.nonzero().tolist():
         ax.add_patch(Rectangle((col - 0.5, row - 0.5), 1, 1, fill=False,
                                hatch="///", edgecolor=GREY, lw=0))

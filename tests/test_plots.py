@@ -71,6 +71,14 @@ def test_heatmap_without_mask_writes_every_cell():
     assert len(ax.texts) == 9 and not ax.patches
 
 
+def test_heatmap_sends_its_cells_as_one_pixel_each():
+    """The browser enlarges the image, unblurred: a resampled one weighed 450 bytes more."""
+    fig = Figure(figsize=(2, 2))
+    heatmap(fig.subplots(), torch.full((3, 3), 0.5), WORDS, masked=FUTURE)
+    (image,) = re.findall(r"<image [^>]*>", to_svg(fig))
+    assert 'width="3" height="3"' in image and "image-rendering:pixelated" in image
+
+
 def test_heatmap_refuses_a_mask_of_the_wrong_shape():
     with pytest.raises(ValueError, match=r"masked must have shape \(3, 3\), got \(2, 3\)"):
         heatmap(Figure().subplots(), torch.full((3, 3), 0.5), WORDS, masked=FUTURE[:2])
