@@ -77,7 +77,7 @@ def tiled_forward(
 def hbm_traffic(
     num_tokens: int, head_dim: int, block_size: int | None = None
 ) -> int:
-    """Numbers one head's forward pass moves to and from HBM; textbook if None."""
+    """Numbers one head's forward moves to and from HBM; textbook if None."""
     check_sizes(num_tokens=num_tokens, head_dim=head_dim)
     n, hd = num_tokens, head_dim
     if block_size is None:  # three kernels, each (n, n) result through HBM
