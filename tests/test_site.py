@@ -327,8 +327,12 @@ def kept_words(language: str) -> set[str]:
 def test_every_word_a_translated_figure_draws_is_in_its_language(site, language):
     """Axis labels, legends, titles, annotations and tick labels of every figure of every
     translated page: in the language, a term or name its glossary keeps in English, a number
-    or code. The words of the example sentence, which the code gives, are data: tokens."""
-    from attnlit.toy import words as sentence
+    or code. The words of the example sentences, which the code gives, are data: tokens
+    (chapter 1's sentence, chapter 9's "dog bites man .")."""
+    from attnlit.toy import words
+
+    chapter_9 = {"dog", "bites", "man"}  # its two sentences, also drawn whole as titles
+    sentence = {*words, *chapter_9}
 
     english = {word.lower() for source in PAGES if source.parent == ROOT / "docs"
                for text in figure_texts(built_page(site, source)) for word in WORD.findall(text)}
@@ -341,9 +345,9 @@ def test_every_word_a_translated_figure_draws_is_in_its_language(site, language)
             texts += 1
             # The sentence's words are its tokens: a tick label, or quoted in a translated text.
             translated = not text.isascii()
-            words = [word for word in foreign_words(text, english, kept) if not (translated and word in sentence)]
-            if text not in sentence and words:
-                untranslated.append(f"{language}/{page}: {text!r} ({', '.join(words)})")
+            found = [word for word in foreign_words(text, english, kept) if not (translated and word in sentence)]
+            if found and text not in sentence and not set(WORD.findall(text)) <= chapter_9:
+                untranslated.append(f"{language}/{page}: {text!r} ({', '.join(found)})")
     assert texts > 500 and english > {"weight", "query"}
     assert untranslated == [], "\n".join(untranslated)
 
