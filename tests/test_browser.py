@@ -1428,6 +1428,94 @@ async def palette_system_record(browser, server: str) -> dict:
         await context.close()
 
 
+# Chapter 10's timeline (docs/javascripts/widgets/training.js, with widgets.js's slider): its
+# named moments, its play button, and on a phone its heads beside the slider (issue 34).
+TIMELINE = "trained-gpt.md"
+# The timeline as the reader sees it: its moments' buttons, the play button's words (the one
+# shown), the step, whether its status is busy (playing: read out once, where it stops).
+TIMELINE_STATE = """figure => ({
+    moments: [...figure.querySelectorAll(".attnlit-marks button")].map(button => button.textContent),
+    play: [...figure.querySelectorAll(".attnlit-play span")].filter(span => getComputedStyle(span).visibility !== "hidden")
+        .map(span => span.textContent),
+    step: figure.querySelector("output").textContent,
+    busy: figure.querySelector(".attnlit-status").hasAttribute("aria-busy"),
+    status: figure.querySelector(".attnlit-status").textContent,
+})"""
+# Every step the timeline shows from now on, in order.
+WATCH_STEPS = """figure => {
+    const out = figure.querySelector("output"), steps = window.attnlitSteps = [];
+    new MutationObserver(() => steps.push(out.textContent)).observe(out, { childList: true, characterData: true, subtree: true });
+}"""
+STOPPED = "figure => !figure.querySelector('.attnlit-status').hasAttribute('aria-busy')"
+# On a phone, with the slider at the top of the screen, under Material's header: the heads' top
+# and bottom, and the screen's height.
+HEADS_IN_VIEW = """figure => {
+    const controls = figure.querySelector(".attnlit-controls"), header = document.querySelector(".md-header");
+    window.scrollBy(0, controls.getBoundingClientRect().top - header.getBoundingClientRect().bottom);
+    const heads = figure.querySelector("svg.attnlit-drawing [data-part=heads]").getBoundingClientRect();
+    return { top: heads.top, bottom: heads.bottom, controls: controls.getBoundingClientRect().top, screen: innerHeight };
+}"""
+
+
+async def timeline_record(browser, server: str) -> dict:
+    """Chapter 10's training run: each moment pressed, played from step 1100 to its end, played
+    again from its end and paused; with reduced motion, pressed twice; on a phone, where its
+    heads are while the slider moves."""
+    seen, errors = {}, []
+    for case, options in (("wide", {}), ("reduced", {"reduced_motion": "reduce"}),
+                          ("phone", {"viewport": {"width": 390, "height": 844}})):
+        context = await browser.new_context(**{"viewport": {"width": 1280, "height": 900}, **options})
+        context.set_default_timeout(120_000)
+        try:
+            page = await context.new_page()
+            page.on("console", lambda m: m.type == "error" and errors.append(m.text))
+            page.on("pageerror", lambda error: errors.append(str(error)))
+            await page.goto(server + url_path(TIMELINE))
+            figure = page.locator('figure[data-widget="training"]')
+            await figure.scroll_into_view_if_needed()
+            await figure.locator(".attnlit-numbers").wait_for()
+            handle, play = await figure.element_handle(), figure.locator(".attnlit-play")
+            if case == "phone":
+                seen["phone"] = [await figure.evaluate(HEADS_IN_VIEW)]
+                await figure.locator("input[type=range]").focus()
+                for _ in range(3):
+                    await page.keyboard.press("ArrowRight")
+                seen["phone"].append(await figure.evaluate(HEADS_IN_VIEW))
+                continue
+            await play.focus()
+            if case == "reduced":
+                before = await figure.evaluate(TIMELINE_STATE)
+                seen["reduced"] = [before]
+                for _ in range(2):
+                    await page.keyboard.press("Enter")
+                    seen["reduced"].append(await figure.evaluate(TIMELINE_STATE))
+                continue
+            seen["start"] = await figure.evaluate(TIMELINE_STATE)
+            seen["names"] = await accessible_names(SimpleNamespace(context=context, page=page),
+                                                   '[data-widget="training"] .attnlit-controls button')
+            seen["pressed"] = []
+            for button in await figure.locator(".attnlit-marks button").all():
+                await button.focus()
+                await page.keyboard.press("Enter")
+                seen["pressed"].append(await figure.evaluate(WIDGET))
+            await page.evaluate(SET_STATE, [handle, {"step": "1100"}])
+            await figure.evaluate(WATCH_STEPS)
+            await play.focus()
+            await page.keyboard.press("Enter")
+            seen["playing"] = await figure.evaluate(TIMELINE_STATE)
+            await page.wait_for_function(STOPPED, arg=handle)
+            seen["played"] = {**await figure.evaluate(TIMELINE_STATE), "steps": await page.evaluate("attnlitSteps"),
+                              "numbers": await figure.evaluate("f => f.querySelector('.attnlit-numbers').textContent")}
+            await page.keyboard.press("Enter")  # at the end: from the first again
+            seen["again"] = await figure.evaluate(TIMELINE_STATE)
+            await page.keyboard.press("Enter")  # and paused
+            seen["paused"] = await figure.evaluate(TIMELINE_STATE)
+        finally:
+            await context.close()
+    seen["errors"] = errors
+    return seen
+
+
 # Page 10c's playground (docs/javascripts/tinygpt.js): chapter 10's model, run in the browser.
 LIVE = "talk-to-the-model.md"
 LIVE_FILES = ("/talk-to-the-model/tinygpt.bin", "/talk-to-the-model/reference.json")
@@ -1762,6 +1850,7 @@ async def browse(server: str, site: Path) -> dict:
         # Visits of their own, each kept in one page's record (an exception too, for its tests).
         journeys = {"instant": (INSTANT[0], instant_record), "palette": (PALETTE_PAGES[0], palette_record),
                     "palette system": (PALETTE_PAGES[1], palette_system_record), "live": (LIVE, live_record),
+                    "timeline": (TIMELINE, timeline_record),
                     "languages": (SELECTED, functools.partial(languages_record, site=site)),
                     **{f"phrase {language}": (f"{language}/{LIVE}", functools.partial(phrase_record, language=language))
                        for language in LANGUAGES}}
@@ -2387,6 +2476,62 @@ def test_inline_code_breaks_between_names_not_inside_them(browsed, page_name):
     seen = narrow(browsed, page_name)
     assert seen["broken"] == [], "at 390 px"
     assert seen["broken wide"] == [], "at 1280 px"
+
+
+def timeline(browsed) -> dict:
+    """What the visits of chapter 10's timeline recorded (timeline_record)."""
+    seen = record(browsed, TIMELINE)["timeline"]
+    if isinstance(seen, BaseException):
+        raise seen
+    assert seen["errors"] == []
+    return seen
+
+
+def test_the_timeline_names_the_moments_its_page_prints(browsed):
+    """Under the track, a button for each moment that chapter 10's table block finds in the
+    snapshots (not steps written by hand), in the words the prose uses; each leads there."""
+    seen = timeline(browsed)
+    lines = printed(TIMELINE, Printed(TRAINING_TABLE, [17, 18, 19]))
+    moments = sorted((int(step), name) for name, step in (re.match(r"(.+): step (\d+)", line).groups() for line in lines))
+    assert [name for _, name in moments] == ["previous-token head forming", "induction heads forming", "loss cliff"]
+    assert seen["start"]["moments"] == [f"{name} · {step}" for step, name in moments]
+    assert [shown["state"]["step"] for shown in seen["pressed"]] == [str(step) for step, _ in moments]
+    for shown in seen["pressed"]:  # the numbers of the table's row for that step
+        assert numbers(shown["numbers"].splitlines()[1:]) == numbers(snapshot_row(shown["state"]))
+    prose = (ROOT / "docs" / TIMELINE).read_text(encoding="utf-8")
+    assert all(f"*{name}* ({step}" in prose or f"*{name}* (step {step})" in prose for step, name in moments), \
+        "the prose names each moment and its step"
+    assert [name for _, name in seen["names"]] == ["Play", *seen["start"]["moments"]]
+
+
+def test_play_steps_through_the_snapshots_to_the_last_and_stops(browsed):
+    """From step 1100, one snapshot after another to 1200, where it stops and says so once;
+    pressed at the end, from the first again, and pressed once more, paused."""
+    seen = timeline(browsed)
+    assert seen["start"]["play"] == ["Play"] and not seen["start"]["busy"]
+    assert seen["playing"]["play"] == ["Pause"] and seen["playing"]["busy"]
+    played = seen["played"]
+    assert played["steps"] == ["1125", "1150", "1175", "1200"]
+    assert played["play"] == ["Play"] and not played["busy"] and played["status"].startswith("step 1200:")
+    assert numbers(played["numbers"].splitlines()[1:]) == numbers(snapshot_row({"step": "1200"}))
+    assert seen["again"]["step"] == "0" and seen["again"]["busy"]
+    assert seen["paused"]["play"] == ["Play"] and not seen["paused"]["busy"]
+
+
+def test_with_reduced_motion_play_moves_one_snapshot_a_press(browsed):
+    """Where the reader's system asks for less motion, nothing moves by itself: the button says
+    so, each press moves one snapshot, and the status never plays."""
+    before, *pressed = timeline(browsed)["reduced"]
+    assert before["play"] == ["Next step"] and before["step"] == "575"
+    assert [shown["step"] for shown in pressed] == ["600", "625"]
+    assert not any(shown["busy"] for shown in pressed) and all(shown["play"] == ["Next step"] for shown in pressed)
+
+
+def test_on_a_phone_the_heads_stay_in_view_under_the_slider(browsed):
+    """With the slider at the top of a 390 x 844 screen, the four heads are drawn whole below it
+    (they were under the two charts, 500 px further down), before and after it moves."""
+    for seen in timeline(browsed)["phone"]:
+        assert seen["controls"] < seen["top"] and seen["bottom"] <= seen["screen"], seen
 
 
 def test_a_slider_and_its_value_stay_in_place_while_it_moves(browsed):
