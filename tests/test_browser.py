@@ -1540,8 +1540,38 @@ PLAYGROUND = """box => {
         bytes: tokens.flatMap(token => token.dataset.bytes.split(" ").map(Number)),
         position: box.querySelector("input[type=range]")?.value,
         off: [...box.querySelectorAll("input[role=switch]:not(:checked)")].map(s => s.parentElement.textContent.trim()),
+        // Issue 34: the token that really comes next, and its row if the table lists it; the
+        // tokens dashed (earlier occurrences of the current one); each head's ringed keys
+        // (where an induction head looks); what the line under the rows says.
+        real: box.querySelector("p.attnlit-real")?.textContent ?? "",
+        marked: [...box.querySelectorAll(".attnlit-top tbody tr")].findIndex(tr => tr.matches(".attnlit-real")),
+        earlier: tokens.flatMap((token, i) => token.matches(".attnlit-earlier") ? [i] : []),
+        rings: [...box.querySelectorAll(".attnlit-head")].map(head => {
+            const cells = [...box.querySelector(".attnlit-grid").children], from = cells.indexOf(head) + 1;
+            return cells.slice(from, from + tokens.flatMap(token => token.dataset.bytes.split(" ")).length)
+                .flatMap((cell, j) => cell.matches(".attnlit-look") ? [j] : []);
+        }),
+        looks: box.querySelector(".attnlit-looks")?.textContent ?? "",
+        ends: [...box.querySelectorAll(".attnlit-slider button")].map(button => button.disabled),
     };
 }"""
+# Where the playground's parts are, from its top (issue 34: nothing moves while a reader types).
+PLAYGROUND_LAYOUT = """box => Object.fromEntries([".attnlit-caption", ".attnlit-grid", ".attnlit-looks", ".attnlit-top table",
+    "p.attnlit-real", ".attnlit-keys table", ".attnlit-continuation", ".attnlit-timing"].map(selector => {
+        const r = box.querySelector(selector).getBoundingClientRect(), top = box.getBoundingClientRect().top;
+        return [selector, [r.top - top, r.left, r.width, r.height].map(Math.round).join(" ")];
+    }))"""
+
+
+async def typed_and_measured(page, box, text: str) -> list[dict]:
+    """The playground's layout after each key of `text`, typed into its text box."""
+    handle, field, layouts = await box.element_handle(), box.get_by_role("textbox"), []
+    for key in text:
+        before = await box.evaluate(PLAYGROUND)
+        await field.press_sequentially(key)
+        await page.wait_for_function(STATUS_CHANGED, arg=[handle, before["status"]])
+        layouts.append(await box.evaluate(PLAYGROUND_LAYOUT))
+    return layouts
 # The browser's model against PyTorch's (reference.json, which a block of the page writes): for
 # each sequence, the largest difference of its logits and of its attention weights, and its
 # greedy continuation, both ways.
@@ -1570,6 +1600,8 @@ TIME_FORWARD = """() => {
 }"""
 STATUS_CHANGED = "([box, status]) => box.querySelector('.attnlit-status').textContent !== status"
 VIETNAMESE, THAI = "Trời xanh. Trời xanh. Tr", "สวัสดี 🙂"  # typed into the English playground
+PHRASE = "Bright sky. Br"  # the playground's first text
+CAT = "the cat sat. the cat sat."  # a token seen many times: the page explains its continuation
 # On a phone: the smallest text of the playground, tokens cut by their cells, and sideways scroll.
 PLAYGROUND_FITS = """box => ({
     smallest: Math.min(...[...box.querySelectorAll("*")]
@@ -1652,6 +1684,19 @@ async def live_record(browser, server: str) -> dict:
         await text.focus()
         seen["thai"] = await after(lambda: page.keyboard.insert_text(THAI))
         seen["rings"] = rings
+        # Issue 34: every panel follows the chosen position; the buttons beside the slider move
+        # it one position a press; rings where the induction heads look; nothing moves.
+        await after(lambda: box.locator("fieldset label").nth(3).click())  # 1.1 on: all on
+        seen["phrase end"] = await after(lambda: presets["a repeated phrase"].click())
+        seen["phrase 12"] = await after(lambda: box.locator(".attnlit-token").nth(12).click())
+        seen["previous"] = await after("Enter", box.get_by_role("button", name="previous position"))
+        seen["next"] = await after(lambda: box.get_by_role("button", name="next position").click())
+        await text.fill("")
+        seen["layout"] = {"wide": await typed_and_measured(page, box, CAT)}
+        seen["cat"] = await box.evaluate(PLAYGROUND)
+        seen["cat space"] = await after(lambda: text.press_sequentially(" "))
+        await box.screenshot(path=SHOTS / "playground-cat.png")
+        await after(lambda: box.locator("fieldset label").nth(3).click())  # 1.1 off, as before
         # What the screenshots and the audit see: the phrase, the induction heads off.
         await after(lambda: presets["a repeated phrase"].click())
         seen["shown"] = await after(lambda: switches.nth(2).click())
@@ -1672,7 +1717,7 @@ async def live_record(browser, server: str) -> dict:
     try:
         page, box, *_ = await started_playground(phone, server, [], errors)
         await box.get_by_role("textbox", name="Your text").fill("")
-        await box.get_by_role("textbox", name="Your text").press_sequentially("Bright sky. Bright sky. Bright sky. Br")
+        seen["layout"]["phone"] = await typed_and_measured(page, box, "Bright sky. Bright sky. Bright sky. Br")
         await box.locator("fieldset label").nth(2).click()
         await page.wait_for_function("box => box.querySelector('.attnlit-status').textContent.includes('Heads off: 1.0')",
                                      arg=await box.element_handle())
@@ -2732,9 +2777,10 @@ def test_the_playground_answers_the_keyboard_and_the_pointer(browsed):
     seen = live(browsed)
     start, phrase = seen["start"], list(b"Bright sky. Br")
     assert seen["focused"].startswith("attnlit-text"), "the text box has the focus once it starts"
-    assert [name for _, name in seen["names"]] == ["Your text", "a repeated phrase", "random tokens",
-                                                    "no repeat", "0.0", "0.1", "1.0", "1.1", "Position"]
-    assert [role for role, _ in seen["names"]][4:] == ["switch"] * 4 + ["slider"]
+    assert [name for _, name in seen["names"]] == ["Your text", "a repeated phrase", "random tokens", "no repeat",
+                                                    "0.0", "0.1", "1.0", "1.1", "previous position", "Position",
+                                                    "next position"]
+    assert [role for role, _ in seen["names"]][4:] == ["switch"] * 4 + ["button", "slider", "button"]
     assert [role for role, _ in seen["status"]] == ["status"]  # read out when it changes
     assert all(style != "none" and width >= 2 for style, width in seen["rings"].values()), seen["rings"]
     assert set(seen["rings"]) == {"switch", "range", "button"}
@@ -2756,6 +2802,82 @@ def test_the_playground_answers_the_keyboard_and_the_pointer(browsed):
     assert "The text has 48 bytes; the model reads the last 32." in long["status"]
     assert long["continuation"] == "" and "None: the context is full." in long["full"]
     assert seen["shown"]["off"] == ["1.0", "1.1"]  # in the screenshots and the audit
+
+
+def pytorch_at(text: str, m: int) -> dict:
+    """What PyTorch computes for a text at position m, on the weights the browser runs: the
+    five likeliest next tokens (byte, probability), the one that follows in the text (byte,
+    probability, rank), each head's strongest key (position, weight), and the greedy
+    continuation from m to the end of the context."""
+    import torch
+    from attnlit.export import export_weights, read_weights
+    from attnlit.gpt import load_trained
+
+    model = read_weights(export_weights(load_trained()))
+    ids = torch.tensor([list(text.encode())])
+    with torch.no_grad():
+        probs = torch.softmax(model(ids)[0, m], dim=-1)
+        rows = [row for layer in model.attention_weights(ids) for row in layer[0, :, m]]  # (n,) a head
+        continued = model.generate(ids[:, :m + 1], model.context_length - m - 1)[0, m + 1:]
+    real = ids[0, m + 1].item() if m + 1 < ids.shape[1] else None
+    return {"top": [(token.item(), prob.item()) for prob, token in zip(*probs.topk(5))],
+            "real": None if real is None else (real, probs[real].item(), int((probs > probs[real]).sum()) + 1),
+            "keys": [(row.argmax().item(), row.max().item()) for row in rows],
+            "continuation": bytes(continued.tolist()).decode("utf-8")}
+
+
+REAL = re.compile(r"In the text: (.+) \((\d+)\), (\d\.\d{4}), rank (\d+)\.")
+
+
+def test_the_playground_follows_the_chosen_position(browsed):
+    """Issue 34: at a position picked in the text, the continuation starts there and the status
+    says so, and the token that really follows is named beside the prediction, with its
+    probability and rank (its row outlined if the table lists it), all as PyTorch computes
+    them; the buttons beside the slider move the position one a press."""
+    seen = live(browsed)
+    end, at = seen["phrase end"], seen["phrase 12"]
+    expected = pytorch_at(PHRASE, 12)
+    assert at["position"] == "12" and at["prompt"] == "Bright sky. B" and at["status"].startswith("After position 12 (B): ")
+    assert at["continuation"] == expected["continuation"] != end["continuation"]
+    assert f"Continuation: {' '.join(expected['continuation'].split())}." in at["status"]
+    for shown, (token, prob) in zip(at["top"], expected["top"], strict=True):
+        assert shown[1] == str(token) and abs(float(shown[2]) - prob) <= 1.01e-4, (shown, token, prob)
+    for shown, position in ((at, 12), (seen["previous"], 11)):  # the next token first, then 63rd
+        real, prob, rank = pytorch_at(PHRASE, position)["real"]
+        glyph, byte, said, ranked = REAL.fullmatch(shown["real"]).groups()
+        assert (glyph, int(byte), int(ranked)) == (chr(real), real, rank) and abs(float(said) - prob) <= 1.01e-4
+        assert shown["real"] in shown["status"] and shown["marked"] == (rank - 1 if rank <= 5 else -1)
+    assert at["marked"] == 0 and seen["previous"]["marked"] == -1
+    assert end["real"] == "In the text: nothing follows." and end["marked"] == -1 and end["ends"] == [False, True]
+    assert seen["previous"]["position"] == "11" and seen["next"]["position"] == "12"
+
+
+def test_the_playground_rings_where_the_induction_heads_look(browsed):
+    """In the text of the page's example, a space seen five times: each earlier space dashed, the
+    token after each ringed in the rows of heads 1.0 and 1.1, and what the page says of it, as
+    PyTorch computes it: most weight on the c of the second cat, whence " cathe "."""
+    seen = live(browsed)
+    cat, space = seen["cat"], seen["cat space"]
+    ids, m = list((CAT + " ").encode()), len(CAT)
+    earlier = [j for j in range(m) if ids[j] == ids[m]]
+    assert len(earlier) == 5 and space["earlier"] == earlier and space["looks"].endswith(": 5 found.")
+    assert space["rings"] == [[], [], [j + 1 for j in earlier], [j + 1 for j in earlier]]
+    expected = pytorch_at(CAT + " ", m)
+    assert space["top"][0][1] == str(expected["top"][0][0]) == str(ord("c"))
+    for shown, (key, weight) in zip(space["keys"], expected["keys"], strict=True):
+        assert shown[1].split()[0] == str(key) and abs(float(shown[2]) - weight) <= 1.01e-4
+    assert [shown[1] for shown in space["keys"][2:]] == ["17 c", "17 c"]
+    assert cat["continuation"] == pytorch_at(CAT, m - 1)["continuation"] == " cathe "
+    assert "`' cathe '`" in (ROOT / "docs" / LIVE).read_text(encoding="utf-8")
+
+
+def test_nothing_in_the_playground_moves_while_a_reader_types(browsed):
+    """Issue 34: the captions of the tables wrapped and rewrapped at every key. Typed a key at a
+    time, on a wide screen and on a phone, every part keeps its place and size."""
+    for width, layouts in live(browsed)["layout"].items():
+        assert len(layouts) > 20
+        moved = {part: sorted({layout[part] for layout in layouts}) for part in layouts[0]}
+        assert {part: places for part, places in moved.items() if len(places) > 1} == {}, width
 
 
 def test_the_playground_shows_text_as_text(browsed):
