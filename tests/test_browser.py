@@ -1552,7 +1552,7 @@ PLAYGROUND = """box => {
                 .flatMap((cell, j) => cell.matches(".attnlit-look") ? [j] : []);
         }),
         looks: box.querySelector(".attnlit-looks")?.textContent ?? "",
-        ends: [...box.querySelectorAll(".attnlit-slider button")].map(button => button.disabled),
+        ends: [...box.querySelectorAll(".attnlit-slider button")].map(button => button.getAttribute("aria-disabled")),
     };
 }"""
 # Where the playground's parts are, from its top (issue 34: nothing moves while a reader types).
@@ -2848,7 +2848,7 @@ def test_the_playground_follows_the_chosen_position(browsed):
         assert (glyph, int(byte), int(ranked)) == (chr(real), real, rank) and abs(float(said) - prob) <= 1.01e-4
         assert shown["real"] in shown["status"] and shown["marked"] == (rank - 1 if rank <= 5 else -1)
     assert at["marked"] == 0 and seen["previous"]["marked"] == -1
-    assert end["real"] == "In the text: nothing follows." and end["marked"] == -1 and end["ends"] == [False, True]
+    assert end["real"] == "In the text: nothing follows." and end["marked"] == -1 and end["ends"] == ["false", "true"]
     assert seen["previous"]["position"] == "11" and seen["next"]["position"] == "12"
 
 

@@ -365,8 +365,9 @@
     function draw() {
       const m = +position.value, labels = [];
       box.dataset.position = m;
-      back.disabled = !m;
-      ahead.disabled = m === +position.max;
+      // At an end, said so, but never disabled: a button pressed until then keeps the focus.
+      back.setAttribute("aria-disabled", !m);
+      ahead.setAttribute("aria-disabled", m === +position.max);
       if (!result) {
         grid.replaceChildren();
         [looks, timing].forEach(line => { line.textContent = ""; });
@@ -525,6 +526,7 @@
     ".attnlit-playground .attnlit-slider { flex: 1 1 100%; flex-wrap: wrap; }",
     ".attnlit-playground .attnlit-slider output { flex: 1 1 12em; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }",
     ".attnlit-grid { grid-auto-rows: 1.7em; }",
+    ".attnlit-slider button[aria-disabled=true] { opacity: 0.5; cursor: default; }",
   ].join("\n");
 
   // Each playground of the page: a button that fetches the weights, then the playground.
