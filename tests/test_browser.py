@@ -1435,7 +1435,7 @@ TIMELINE = "trained-gpt.md"
 # shown), the step, whether its status is busy (playing: read out once, where it stops).
 TIMELINE_STATE = """figure => ({
     moments: [...figure.querySelectorAll(".attnlit-marks button")].map(button => button.textContent),
-    play: [...figure.querySelectorAll(".attnlit-play span")].filter(span => getComputedStyle(span).visibility !== "hidden")
+    play: [...figure.querySelectorAll(".attnlit-play span")].filter(span => !span.hidden && getComputedStyle(span).visibility !== "hidden")
         .map(span => span.textContent),
     step: figure.querySelector("output").textContent,
     busy: figure.querySelector(".attnlit-status").hasAttribute("aria-busy"),

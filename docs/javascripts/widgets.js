@@ -86,7 +86,8 @@
       // index], each a button under the track, where its value is along it; o.named: theirs.
       slider(label, values, index, o = {}) {
         const id = `attnlit-${++made}`, div = make(box, "div", { class: "attnlit-slider" });
-        // Its words on top of each other, one seen: as wide as the widest, it never moves the track.
+        // Play and Pause on top of each other, one seen: as wide as the wider, the track never
+        // moves. Where motion is reduced, Next step alone.
         const play = o.play && make(div, "button", { type: "button", class: "attnlit-play" });
         const words = o.play?.map(said => make(play, "span", {}, said)) ?? [];
         make(div, "label", { for: id }, label);
@@ -99,8 +100,11 @@
           input.setAttribute("aria-valuetext", out.textContent);
         };
         let timer = 0;
-        const seen = k => words.forEach((word, j) => { word.style.visibility = j === k ? "" : "hidden"; });
         const still = matchMedia("(prefers-reduced-motion: reduce)"), end = () => +input.value === values.length - 1;
+        const seen = k => words.forEach((word, j) => {
+          word.hidden = (j === 2) !== still.matches; // "Next step", or "Play" and "Pause"
+          word.style.visibility = j === k ? "" : "hidden";
+        });
         const stop = () => {
           clearInterval(timer);
           timer = 0;
