@@ -1428,6 +1428,94 @@ async def palette_system_record(browser, server: str) -> dict:
         await context.close()
 
 
+# Chapter 10's timeline (docs/javascripts/widgets/training.js, with widgets.js's slider): its
+# named moments, its play button, and on a phone its heads beside the slider (issue 34).
+TIMELINE = "trained-gpt.md"
+# The timeline as the reader sees it: its moments' buttons, the play button's words (the one
+# shown), the step, whether its status is busy (playing: read out once, where it stops).
+TIMELINE_STATE = """figure => ({
+    moments: [...figure.querySelectorAll(".attnlit-marks button")].map(button => button.textContent),
+    play: [...figure.querySelectorAll(".attnlit-play span")].filter(span => !span.hidden && getComputedStyle(span).visibility !== "hidden")
+        .map(span => span.textContent),
+    step: figure.querySelector("output").textContent,
+    busy: figure.querySelector(".attnlit-status").hasAttribute("aria-busy"),
+    status: figure.querySelector(".attnlit-status").textContent,
+})"""
+# Every step the timeline shows from now on, in order.
+WATCH_STEPS = """figure => {
+    const out = figure.querySelector("output"), steps = window.attnlitSteps = [];
+    new MutationObserver(() => steps.push(out.textContent)).observe(out, { childList: true, characterData: true, subtree: true });
+}"""
+STOPPED = "figure => !figure.querySelector('.attnlit-status').hasAttribute('aria-busy')"
+# On a phone, with the slider at the top of the screen, under Material's header: the heads' top
+# and bottom, and the screen's height.
+HEADS_IN_VIEW = """figure => {
+    const controls = figure.querySelector(".attnlit-controls"), header = document.querySelector(".md-header");
+    window.scrollBy(0, controls.getBoundingClientRect().top - header.getBoundingClientRect().bottom);
+    const heads = figure.querySelector("svg.attnlit-drawing [data-part=heads]").getBoundingClientRect();
+    return { top: heads.top, bottom: heads.bottom, controls: controls.getBoundingClientRect().top, screen: innerHeight };
+}"""
+
+
+async def timeline_record(browser, server: str) -> dict:
+    """Chapter 10's training run: each moment pressed, played from step 1100 to its end, played
+    again from its end and paused; with reduced motion, pressed twice; on a phone, where its
+    heads are while the slider moves."""
+    seen, errors = {}, []
+    for case, options in (("wide", {}), ("reduced", {"reduced_motion": "reduce"}),
+                          ("phone", {"viewport": {"width": 390, "height": 844}})):
+        context = await browser.new_context(**{"viewport": {"width": 1280, "height": 900}, **options})
+        context.set_default_timeout(120_000)
+        try:
+            page = await context.new_page()
+            page.on("console", lambda m: m.type == "error" and errors.append(m.text))
+            page.on("pageerror", lambda error: errors.append(str(error)))
+            await page.goto(server + url_path(TIMELINE))
+            figure = page.locator('figure[data-widget="training"]')
+            await figure.scroll_into_view_if_needed()
+            await figure.locator(".attnlit-numbers").wait_for()
+            handle, play = await figure.element_handle(), figure.locator(".attnlit-play")
+            if case == "phone":
+                seen["phone"] = [await figure.evaluate(HEADS_IN_VIEW)]
+                await figure.locator("input[type=range]").focus()
+                for _ in range(3):
+                    await page.keyboard.press("ArrowRight")
+                seen["phone"].append(await figure.evaluate(HEADS_IN_VIEW))
+                continue
+            await play.focus()
+            if case == "reduced":
+                before = await figure.evaluate(TIMELINE_STATE)
+                seen["reduced"] = [before]
+                for _ in range(2):
+                    await page.keyboard.press("Enter")
+                    seen["reduced"].append(await figure.evaluate(TIMELINE_STATE))
+                continue
+            seen["start"] = await figure.evaluate(TIMELINE_STATE)
+            seen["names"] = await accessible_names(SimpleNamespace(context=context, page=page),
+                                                   '[data-widget="training"] .attnlit-controls button')
+            seen["pressed"] = []
+            for button in await figure.locator(".attnlit-marks button").all():
+                await button.focus()
+                await page.keyboard.press("Enter")
+                seen["pressed"].append(await figure.evaluate(WIDGET))
+            await page.evaluate(SET_STATE, [handle, {"step": "1100"}])
+            await figure.evaluate(WATCH_STEPS)
+            await play.focus()
+            await page.keyboard.press("Enter")
+            seen["playing"] = await figure.evaluate(TIMELINE_STATE)
+            await page.wait_for_function(STOPPED, arg=handle)
+            seen["played"] = {**await figure.evaluate(TIMELINE_STATE), "steps": await page.evaluate("attnlitSteps"),
+                              "numbers": await figure.evaluate("f => f.querySelector('.attnlit-numbers').textContent")}
+            await page.keyboard.press("Enter")  # at the end: from the first again
+            seen["again"] = await figure.evaluate(TIMELINE_STATE)
+            await page.keyboard.press("Enter")  # and paused
+            seen["paused"] = await figure.evaluate(TIMELINE_STATE)
+        finally:
+            await context.close()
+    seen["errors"] = errors
+    return seen
+
+
 # Page 10c's playground (docs/javascripts/tinygpt.js): chapter 10's model, run in the browser.
 LIVE = "talk-to-the-model.md"
 LIVE_FILES = ("/talk-to-the-model/tinygpt.bin", "/talk-to-the-model/reference.json")
@@ -1452,8 +1540,38 @@ PLAYGROUND = """box => {
         bytes: tokens.flatMap(token => token.dataset.bytes.split(" ").map(Number)),
         position: box.querySelector("input[type=range]")?.value,
         off: [...box.querySelectorAll("input[role=switch]:not(:checked)")].map(s => s.parentElement.textContent.trim()),
+        // Issue 34: the token that really comes next, and its row if the table lists it; the
+        // tokens dashed (earlier occurrences of the current one); each head's ringed keys
+        // (where an induction head looks); what the line under the rows says.
+        real: box.querySelector("p.attnlit-real")?.textContent ?? "",
+        marked: [...box.querySelectorAll(".attnlit-top tbody tr")].findIndex(tr => tr.matches(".attnlit-real")),
+        earlier: tokens.flatMap((token, i) => token.matches(".attnlit-earlier") ? [i] : []),
+        rings: [...box.querySelectorAll(".attnlit-head")].map(head => {
+            const cells = [...box.querySelector(".attnlit-grid").children], from = cells.indexOf(head) + 1;
+            return cells.slice(from, from + tokens.flatMap(token => token.dataset.bytes.split(" ")).length)
+                .flatMap((cell, j) => cell.matches(".attnlit-look") ? [j] : []);
+        }),
+        looks: box.querySelector(".attnlit-looks")?.textContent ?? "",
+        ends: [...box.querySelectorAll(".attnlit-slider button")].map(button => button.getAttribute("aria-disabled")),
     };
 }"""
+# Where the playground's parts are, from its top (issue 34: nothing moves while a reader types).
+PLAYGROUND_LAYOUT = """box => Object.fromEntries([".attnlit-caption", ".attnlit-grid", ".attnlit-looks", ".attnlit-top table",
+    "p.attnlit-real", ".attnlit-keys table", ".attnlit-continuation", ".attnlit-timing"].map(selector => {
+        const r = box.querySelector(selector).getBoundingClientRect(), top = box.getBoundingClientRect().top;
+        return [selector, [r.top - top, r.left, r.width, r.height].map(Math.round).join(" ")];
+    }))"""
+
+
+async def typed_and_measured(page, box, text: str) -> list[dict]:
+    """The playground's layout after each key of `text`, typed into its text box."""
+    handle, field, layouts = await box.element_handle(), box.get_by_role("textbox"), []
+    for key in text:
+        before = await box.evaluate(PLAYGROUND)
+        await field.press_sequentially(key)
+        await page.wait_for_function(STATUS_CHANGED, arg=[handle, before["status"]])
+        layouts.append(await box.evaluate(PLAYGROUND_LAYOUT))
+    return layouts
 # The browser's model against PyTorch's (reference.json, which a block of the page writes): for
 # each sequence, the largest difference of its logits and of its attention weights, and its
 # greedy continuation, both ways.
@@ -1482,6 +1600,8 @@ TIME_FORWARD = """() => {
 }"""
 STATUS_CHANGED = "([box, status]) => box.querySelector('.attnlit-status').textContent !== status"
 VIETNAMESE, THAI = "Trời xanh. Trời xanh. Tr", "สวัสดี 🙂"  # typed into the English playground
+PHRASE = "Bright sky. Br"  # the playground's first text
+CAT = "the cat sat. the cat sat."  # a token seen many times: the page explains its continuation
 # On a phone: the smallest text of the playground, tokens cut by their cells, and sideways scroll.
 PLAYGROUND_FITS = """box => ({
     smallest: Math.min(...[...box.querySelectorAll("*")]
@@ -1564,6 +1684,19 @@ async def live_record(browser, server: str) -> dict:
         await text.focus()
         seen["thai"] = await after(lambda: page.keyboard.insert_text(THAI))
         seen["rings"] = rings
+        # Issue 34: every panel follows the chosen position; the buttons beside the slider move
+        # it one position a press; rings where the induction heads look; nothing moves.
+        await after(lambda: box.locator("fieldset label").nth(3).click())  # 1.1 on: all on
+        seen["phrase end"] = await after(lambda: presets["a repeated phrase"].click())
+        seen["phrase 12"] = await after(lambda: box.locator(".attnlit-token").nth(12).click())
+        seen["previous"] = await after("Enter", box.get_by_role("button", name="previous position"))
+        seen["next"] = await after(lambda: box.get_by_role("button", name="next position").click())
+        await text.fill("")
+        seen["layout"] = {"wide": await typed_and_measured(page, box, CAT)}
+        seen["cat"] = await box.evaluate(PLAYGROUND)
+        seen["cat space"] = await after(lambda: text.press_sequentially(" "))
+        await box.screenshot(path=SHOTS / "playground-cat.png")
+        await after(lambda: box.locator("fieldset label").nth(3).click())  # 1.1 off, as before
         # What the screenshots and the audit see: the phrase, the induction heads off.
         await after(lambda: presets["a repeated phrase"].click())
         seen["shown"] = await after(lambda: switches.nth(2).click())
@@ -1584,7 +1717,7 @@ async def live_record(browser, server: str) -> dict:
     try:
         page, box, *_ = await started_playground(phone, server, [], errors)
         await box.get_by_role("textbox", name="Your text").fill("")
-        await box.get_by_role("textbox", name="Your text").press_sequentially("Bright sky. Bright sky. Bright sky. Br")
+        seen["layout"]["phone"] = await typed_and_measured(page, box, "Bright sky. Bright sky. Bright sky. Br")
         await box.locator("fieldset label").nth(2).click()
         await page.wait_for_function("box => box.querySelector('.attnlit-status').textContent.includes('Heads off: 1.0')",
                                      arg=await box.element_handle())
@@ -1762,6 +1895,7 @@ async def browse(server: str, site: Path) -> dict:
         # Visits of their own, each kept in one page's record (an exception too, for its tests).
         journeys = {"instant": (INSTANT[0], instant_record), "palette": (PALETTE_PAGES[0], palette_record),
                     "palette system": (PALETTE_PAGES[1], palette_system_record), "live": (LIVE, live_record),
+                    "timeline": (TIMELINE, timeline_record),
                     "languages": (SELECTED, functools.partial(languages_record, site=site)),
                     **{f"phrase {language}": (f"{language}/{LIVE}", functools.partial(phrase_record, language=language))
                        for language in LANGUAGES}}
@@ -2389,6 +2523,62 @@ def test_inline_code_breaks_between_names_not_inside_them(browsed, page_name):
     assert seen["broken wide"] == [], "at 1280 px"
 
 
+def timeline(browsed) -> dict:
+    """What the visits of chapter 10's timeline recorded (timeline_record)."""
+    seen = record(browsed, TIMELINE)["timeline"]
+    if isinstance(seen, BaseException):
+        raise seen
+    assert seen["errors"] == []
+    return seen
+
+
+def test_the_timeline_names_the_moments_its_page_prints(browsed):
+    """Under the track, a button for each moment that chapter 10's table block finds in the
+    snapshots (not steps written by hand), in the words the prose uses; each leads there."""
+    seen = timeline(browsed)
+    lines = printed(TIMELINE, Printed(TRAINING_TABLE, [17, 18, 19]))
+    moments = sorted((int(step), name) for name, step in (re.match(r"(.+): step (\d+)", line).groups() for line in lines))
+    assert [name for _, name in moments] == ["previous-token head forming", "induction heads forming", "loss cliff"]
+    assert seen["start"]["moments"] == [f"{name} · {step}" for step, name in moments]
+    assert [shown["state"]["step"] for shown in seen["pressed"]] == [str(step) for step, _ in moments]
+    for shown in seen["pressed"]:  # the numbers of the table's row for that step
+        assert numbers(shown["numbers"].splitlines()[1:]) == numbers(snapshot_row(shown["state"]))
+    prose = (ROOT / "docs" / TIMELINE).read_text(encoding="utf-8")
+    assert all(f"*{name}* ({step}" in prose or f"*{name}* (step {step})" in prose for step, name in moments), \
+        "the prose names each moment and its step"
+    assert [name for _, name in seen["names"]] == ["Play", *seen["start"]["moments"]]
+
+
+def test_play_steps_through_the_snapshots_to_the_last_and_stops(browsed):
+    """From step 1100, one snapshot after another to 1200, where it stops and says so once;
+    pressed at the end, from the first again, and pressed once more, paused."""
+    seen = timeline(browsed)
+    assert seen["start"]["play"] == ["Play"] and not seen["start"]["busy"]
+    assert seen["playing"]["play"] == ["Pause"] and seen["playing"]["busy"]
+    played = seen["played"]
+    assert played["steps"] == ["1125", "1150", "1175", "1200"]
+    assert played["play"] == ["Play"] and not played["busy"] and played["status"].startswith("step 1200:")
+    assert numbers(played["numbers"].splitlines()[1:]) == numbers(snapshot_row({"step": "1200"}))
+    assert seen["again"]["step"] == "0" and seen["again"]["busy"]
+    assert seen["paused"]["play"] == ["Play"] and not seen["paused"]["busy"]
+
+
+def test_with_reduced_motion_play_moves_one_snapshot_a_press(browsed):
+    """Where the reader's system asks for less motion, nothing moves by itself: the button says
+    so, each press moves one snapshot, and the status never plays."""
+    before, *pressed = timeline(browsed)["reduced"]
+    assert before["play"] == ["Next step"] and before["step"] == "575"
+    assert [shown["step"] for shown in pressed] == ["600", "625"]
+    assert not any(shown["busy"] for shown in pressed) and all(shown["play"] == ["Next step"] for shown in pressed)
+
+
+def test_on_a_phone_the_heads_stay_in_view_under_the_slider(browsed):
+    """With the slider at the top of a 390 x 844 screen, the four heads are drawn whole below it
+    (they were under the two charts, 500 px further down), before and after it moves."""
+    for seen in timeline(browsed)["phone"]:
+        assert seen["controls"] < seen["top"] and seen["bottom"] <= seen["screen"], seen
+
+
 def test_a_slider_and_its_value_stay_in_place_while_it_moves(browsed):
     """The value's box is as wide as the widest value from the start (widgets.js)."""
     sliders = {name: narrow(browsed, name)["slider places"] for name in WIDGETS}
@@ -2587,9 +2777,10 @@ def test_the_playground_answers_the_keyboard_and_the_pointer(browsed):
     seen = live(browsed)
     start, phrase = seen["start"], list(b"Bright sky. Br")
     assert seen["focused"].startswith("attnlit-text"), "the text box has the focus once it starts"
-    assert [name for _, name in seen["names"]] == ["Your text", "a repeated phrase", "random tokens",
-                                                    "no repeat", "0.0", "0.1", "1.0", "1.1", "Position"]
-    assert [role for role, _ in seen["names"]][4:] == ["switch"] * 4 + ["slider"]
+    assert [name for _, name in seen["names"]] == ["Your text", "a repeated phrase", "random tokens", "no repeat",
+                                                    "0.0", "0.1", "1.0", "1.1", "previous position", "Position",
+                                                    "next position"]
+    assert [role for role, _ in seen["names"]][4:] == ["switch"] * 4 + ["button", "slider", "button"]
     assert [role for role, _ in seen["status"]] == ["status"]  # read out when it changes
     assert all(style != "none" and width >= 2 for style, width in seen["rings"].values()), seen["rings"]
     assert set(seen["rings"]) == {"switch", "range", "button"}
@@ -2611,6 +2802,82 @@ def test_the_playground_answers_the_keyboard_and_the_pointer(browsed):
     assert "The text has 48 bytes; the model reads the last 32." in long["status"]
     assert long["continuation"] == "" and "None: the context is full." in long["full"]
     assert seen["shown"]["off"] == ["1.0", "1.1"]  # in the screenshots and the audit
+
+
+def pytorch_at(text: str, m: int) -> dict:
+    """What PyTorch computes for a text at position m, on the weights the browser runs: the
+    five likeliest next tokens (byte, probability), the one that follows in the text (byte,
+    probability, rank), each head's strongest key (position, weight), and the greedy
+    continuation from m to the end of the context."""
+    import torch
+    from attnlit.export import export_weights, read_weights
+    from attnlit.gpt import load_trained
+
+    model = read_weights(export_weights(load_trained()))
+    ids = torch.tensor([list(text.encode())])
+    with torch.no_grad():
+        probs = torch.softmax(model(ids)[0, m], dim=-1)
+        rows = [row for layer in model.attention_weights(ids) for row in layer[0, :, m]]  # (n,) a head
+        continued = model.generate(ids[:, :m + 1], model.context_length - m - 1)[0, m + 1:]
+    real = ids[0, m + 1].item() if m + 1 < ids.shape[1] else None
+    return {"top": [(token.item(), prob.item()) for prob, token in zip(*probs.topk(5))],
+            "real": None if real is None else (real, probs[real].item(), int((probs > probs[real]).sum()) + 1),
+            "keys": [(row.argmax().item(), row.max().item()) for row in rows],
+            "continuation": bytes(continued.tolist()).decode("utf-8")}
+
+
+REAL = re.compile(r"In the text: (.+) \((\d+)\), (\d\.\d{4}), rank (\d+)\.")
+
+
+def test_the_playground_follows_the_chosen_position(browsed):
+    """Issue 34: at a position picked in the text, the continuation starts there and the status
+    says so, and the token that really follows is named beside the prediction, with its
+    probability and rank (its row outlined if the table lists it), all as PyTorch computes
+    them; the buttons beside the slider move the position one a press."""
+    seen = live(browsed)
+    end, at = seen["phrase end"], seen["phrase 12"]
+    expected = pytorch_at(PHRASE, 12)
+    assert at["position"] == "12" and at["prompt"] == "Bright sky. B" and at["status"].startswith("After position 12 (B): ")
+    assert at["continuation"] == expected["continuation"] != end["continuation"]
+    assert f"Continuation: {' '.join(expected['continuation'].split())}." in at["status"]
+    for shown, (token, prob) in zip(at["top"], expected["top"], strict=True):
+        assert shown[1] == str(token) and abs(float(shown[2]) - prob) <= 1.01e-4, (shown, token, prob)
+    for shown, position in ((at, 12), (seen["previous"], 11)):  # the next token first, then 63rd
+        real, prob, rank = pytorch_at(PHRASE, position)["real"]
+        glyph, byte, said, ranked = REAL.fullmatch(shown["real"]).groups()
+        assert (glyph, int(byte), int(ranked)) == (chr(real), real, rank) and abs(float(said) - prob) <= 1.01e-4
+        assert shown["real"] in shown["status"] and shown["marked"] == (rank - 1 if rank <= 5 else -1)
+    assert at["marked"] == 0 and seen["previous"]["marked"] == -1
+    assert end["real"] == "In the text: nothing follows." and end["marked"] == -1 and end["ends"] == ["false", "true"]
+    assert seen["previous"]["position"] == "11" and seen["next"]["position"] == "12"
+
+
+def test_the_playground_rings_where_the_induction_heads_look(browsed):
+    """In the text of the page's example, a space seen five times: each earlier space dashed, the
+    token after each ringed in the rows of heads 1.0 and 1.1, and what the page says of it, as
+    PyTorch computes it: most weight on the c of the second cat, whence " cathe "."""
+    seen = live(browsed)
+    cat, space = seen["cat"], seen["cat space"]
+    ids, m = list((CAT + " ").encode()), len(CAT)
+    earlier = [j for j in range(m) if ids[j] == ids[m]]
+    assert len(earlier) == 5 and space["earlier"] == earlier and space["looks"].endswith(": 5 found.")
+    assert space["rings"] == [[], [], [j + 1 for j in earlier], [j + 1 for j in earlier]]
+    expected = pytorch_at(CAT + " ", m)
+    assert space["top"][0][1] == str(expected["top"][0][0]) == str(ord("c"))
+    for shown, (key, weight) in zip(space["keys"], expected["keys"], strict=True):
+        assert shown[1].split()[0] == str(key) and abs(float(shown[2]) - weight) <= 1.01e-4
+    assert [shown[1] for shown in space["keys"][2:]] == ["17 c", "17 c"]
+    assert cat["continuation"] == pytorch_at(CAT, m - 1)["continuation"] == " cathe "
+    assert "`' cathe '`" in (ROOT / "docs" / LIVE).read_text(encoding="utf-8")
+
+
+def test_nothing_in_the_playground_moves_while_a_reader_types(browsed):
+    """Issue 34: the captions of the tables wrapped and rewrapped at every key. Typed a key at a
+    time, on a wide screen and on a phone, every part keeps its place and size."""
+    for width, layouts in live(browsed)["layout"].items():
+        assert len(layouts) > 20
+        moved = {part: sorted({layout[part] for layout in layouts}) for part in layouts[0]}
+        assert {part: places for part, places in moved.items() if len(places) > 1} == {}, width
 
 
 def test_the_playground_shows_text_as_text(browsed):

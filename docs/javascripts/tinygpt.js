@@ -329,17 +329,24 @@
     set.onchange = () => update();
     const slide = el(controls, "div", { class: "attnlit-slider" }), sid = `attnlit-position-${++made}`;
     el(slide, "label", { for: sid }, t("Position"));
+    // A position a press: on a phone the slider gives each position a few pixels only.
+    const back = el(slide, "button", { type: "button", "aria-label": t("previous position") }, "‹");
     const position = el(slide, "input", { type: "range", id: sid, min: 0, max: 0, value: 0 });
+    const ahead = el(slide, "button", { type: "button", "aria-label": t("next position") }, "›");
     const shown = el(slide, "output", { for: sid });
     position.oninput = () => draw();
+    back.onclick = () => { position.value = +position.value - 1; draw(); };
+    ahead.onclick = () => { position.value = +position.value + 1; draw(); };
     const caption = el(box, "p", { class: "attnlit-caption" });
     const grid = el(box, "div", { class: "attnlit-grid", role: "img" });
+    const looks = el(box, "p", { class: "attnlit-looks" });
     const panels = el(box, "div", { class: "attnlit-panels" });
     const [top, keys, more] = ["attnlit-top", "attnlit-keys", "attnlit-continuation"]
       .map(name => el(panels, "div", { class: name }));
-    const status = el(box, "p", { class: "attnlit-status", role: "status" });
     const timing = el(box, "p", { class: "attnlit-timing" });
-    let ids, dropped, off, result, continued;
+    // What changed, in words, for a screen reader: all of it is in the panels above.
+    const status = el(box, "p", { class: "attnlit-status", role: "status" });
+    let ids, dropped, off, result, took;
 
     function update(retyped) {
       const bytes = preset ?? [...new TextEncoder().encode(input.value)];
@@ -351,24 +358,29 @@
       if (retyped || last) position.value = position.max;
       const started = performance.now();
       result = ids.length ? forward(ids, { ablate: off }) : null;
-      continued = ids.length && ids.length < n
-        ? generate(ids, n - ids.length, { ablate: off }).slice(ids.length) : [];
-      const took = (performance.now() - started).toFixed(1);
-      timing.textContent = ids.length ? t("Forward pass and continuation: {took} ms.", { took }) : "";
+      took = performance.now() - started;
       draw();
     }
 
     function draw() {
       const m = +position.value, labels = [];
       box.dataset.position = m;
+      // At an end, said so, but never disabled: a button pressed until then keeps the focus.
+      back.setAttribute("aria-disabled", !m);
+      ahead.setAttribute("aria-disabled", m === +position.max);
       if (!result) {
         grid.replaceChildren();
-        caption.textContent = "";
+        [looks, timing].forEach(line => { line.textContent = ""; });
         [top, keys, more].forEach(panel => panel.replaceChildren());
         shown.textContent = "–";
-        status.textContent = t("No tokens: type a text or pick a preset.");
+        caption.textContent = status.textContent = t("No tokens: type a text or pick a preset.");
         return;
       }
+      // Everything follows position m: the continuation is the model's after the text up to m.
+      const started = performance.now();
+      const continued = m + 1 < n ? generate(ids.slice(0, m + 1), n - m - 1, { ablate: off }).slice(m + 1) : [];
+      timing.textContent = t("Forward pass and continuation: {took} ms.",
+        { took: (took + performance.now() - started).toFixed(1) });
       // The characters of the context, and the one that holds each position.
       const chars = characters(ids), of = j => chars.find(c => c.from <= j && j < c.to);
       const named = j => { // a position as a reader names it: its character, and which byte of it
@@ -376,15 +388,18 @@
         return k > 1 ? `${glyph(c, ids)}, ${t("byte {i} of {k}", { i: j - c.from + 1, k })}` : glyph(c, ids);
       };
       const at = `${m} (${named(m)})`;
+      // Where an induction head looks from m: the token after each earlier occurrence of m's.
+      const earlier = ids.slice(0, m).flatMap((b, j) => (b === ids[m] ? [j] : []));
       shown.textContent = at;
-      caption.textContent = t("Each head's attention from position {at}", { at });
+      caption.textContent = t("Each head's attention from the chosen position");
       position.setAttribute("aria-valuetext", at);
       grid.style.gridTemplateColumns = `3em repeat(${ids.length}, minmax(0, 1fr))`;
       grid.replaceChildren(el(null, "span"));
       for (const c of chars) { // a character over its bytes' columns; its bytes in its title
         const bytes = ids.slice(c.from, c.to), k = bytes.length;
         const token = el(grid, "span", {
-          class: `attnlit-token${c.text === null ? " attnlit-byte" : ""}${c.from <= m && m < c.to ? " attnlit-picked" : ""}`,
+          class: ["attnlit-token", c.text === null && "attnlit-byte", c.from <= m && m < c.to && "attnlit-picked",
+            earlier.some(j => c.from <= j && j < c.to) && "attnlit-earlier"].filter(Boolean).join(" "),
           style: k > 1 ? `grid-column: span ${k}` : undefined, "data-bytes": bytes.join(" "),
           title: k > 1 ? t("positions {from} to {to}: bytes {bytes}", { from: c.from, to: c.to - 1, bytes: bytes.join(", ") })
             : t("position {j}: byte {b}", { j: c.from, b: bytes[0] }) }, glyph(c, ids));
@@ -395,31 +410,46 @@
         const row = result.attention[l][h][m], key = argmax(row.subarray(0, m + 1));
         const isOff = off.includes(heads[i]), name = `${l}.${h}${isOff ? ` ${t("(off)")}` : ""}`;
         el(grid, "span", { class: isOff ? "attnlit-head attnlit-off" : "attnlit-head" }, `${l}.${h}`);
-        ids.forEach((_, j) => el(grid, "span", j > m ? {} : { class: isOff ? "attnlit-off" : "",
+        const induction = l === config.num_layers - 1; // heads 1.0 and 1.1, chapter 10 found
+        ids.forEach((_, j) => el(grid, "span", j > m ? {} : {
+          class: `${isOff ? "attnlit-off" : ""}${induction && earlier.includes(j - 1) ? " attnlit-look" : ""}`,
           style: `background: ${blues(row[j])}` }));
         labels.push(`${t("head {name}", { name })}: ${key} (${named(key)}) ${f4(row[key])}`);
         return [name, `${key} ${glyph(of(key), ids)}`, f4(row[key])];
       });
       grid.setAttribute("aria-label",
         t("Attention weights from position {at}, strongest keys: {labels}", { at, labels: labels.join("; ") }));
+      looks.textContent = earlier.length
+        ? t("Ringed: the token after each earlier {char} (dashed), where an induction head looks: {count} found.",
+          { char: glyph(of(m), ids), count: earlier.length })
+        : t("No earlier {char}: nothing for an induction head to copy.", { char: glyph(of(m), ids) });
       const logits = result.logits[m], max = Math.max(...logits);
       const exp = logits.map(v => Math.exp(v - max)), total = exp.reduce((a, v) => a + v, 0);
       const best = [...exp.keys()].sort((a, b) => exp[b] - exp[a]).slice(0, 5);
-      table(top, t("After position {at}, the next token", { at }), [t("token"), t("byte"), t("probability")],
-        best.map(b => [after(ids, m, b), String(b), f4(exp[b] / total)]), best.map(b => exp[b] / total));
+      // The token that follows m in the text, if one does: its probability and its rank.
+      const real = ids[m + 1], p = exp[real] / total;
+      const inText = real === undefined ? t("In the text: nothing follows.")
+        : t("In the text: {char} ({byte}), {prob}, rank {rank}.", { char: after(ids, m, real), byte: real,
+          prob: f4(p), rank: exp.filter(v => v > exp[real]).length + 1 });
+      table(top, t("Next token"), [t("token"), t("byte"), t("probability")],
+        best.map(b => [after(ids, m, b), String(b), f4(exp[b] / total)]), best.map(b => exp[b] / total), best.indexOf(real));
+      el(top, "p", { class: "attnlit-real" }, inText);
       table(keys, t("Strongest key of each head"), [t("head"), t("key"), t("weight")], strongest);
       more.replaceChildren(el(null, "p", { class: "attnlit-caption" }, t("Greedy continuation")));
-      textLine(el(more, "p", { class: "attnlit-text-out" }), [...ids, ...continued], ids.length);
-      if (!continued.length) el(more, "p", {}, t("None: the context is full."));
+      const out = [...ids.slice(0, m + 1), ...continued];
+      textLine(el(more, "p", { class: "attnlit-text-out" }), out, m + 1);
+      const full = dropped ? t("The text has {total} bytes; the model reads the last {n}.", { total: dropped + n, n }) : "";
+      el(more, "p", { class: "attnlit-note" }, continued.length ? full : `${full} ${t("None: the context is full.")}`.trim());
       status.textContent = [
         t("After position {at}: {char} {prob}.", { at, char: after(ids, m, best[0]), prob: f4(exp[best[0]] / total) }),
-        t("Continuation: {text}.", { text: said([...ids, ...continued], ids.length) || t("none") }),
+        inText,
+        t("Continuation: {text}.", { text: said(out, m + 1) || t("none") }),
         off.length ? t("Heads off: {list}.", { list: off.map(([l, h]) => `${l}.${h}`).join(", ") }) : "",
-        dropped ? t("The text has {total} bytes; the model reads the last {n}.", { total: dropped + n, n }) : "",
+        full,
       ].filter(Boolean).join(" ");
     }
 
-    function table(panel, caption, header, rows, bars) {
+    function table(panel, caption, header, rows, bars, marked) {
       panel.replaceChildren();
       const tbl = el(panel, "table", { class: "attnlit-table" });
       el(tbl, "caption", {}, caption);
@@ -427,7 +457,7 @@
       header.forEach(h => el(head, "th", { scope: "col" }, h));
       const body = el(tbl, "tbody");
       rows.forEach((row, i) => {
-        const tr = el(body, "tr");
+        const tr = el(body, "tr", i === marked ? { class: "attnlit-real" } : {});
         row.forEach(v => el(tr, "td", {}, v));
         if (bars) el(el(tr, "td"), "span", { class: "attnlit-bar", style: `width: ${4 * bars[i]}em` });
       });
@@ -461,19 +491,42 @@
     ".attnlit-text-out .attnlit-byte { font-size: 0.85em; margin: 0 0.15em; padding: 0 0.1em;"
       + " border: 1px dotted currentColor; border-radius: 0.2em; }",
     ".attnlit-picked { outline: 2px solid #d95f02; outline-offset: -2px; font-weight: 700; }",
+    // The earlier occurrences of the picked token, dashed; where an induction head looks, ringed.
+    ".attnlit-earlier { outline: 2px dashed #d95f02; outline-offset: -2px; }",
+    ".attnlit-look { box-shadow: inset 0 0 0 2px var(--md-default-bg-color), inset 0 0 0 4px #d95f02; }",
     ".attnlit-head { text-align: left; }",
     "span.attnlit-off:not(.attnlit-head) { opacity: 0.3; }",
     ".attnlit-head.attnlit-off { text-decoration: line-through; }",
-    ".attnlit-panels { display: flex; flex-wrap: wrap; gap: 0 2em; }",
-    ".attnlit-panels > div { flex: 1 1 14em; }",
-    ".attnlit-table { border-collapse: collapse; font-variant-numeric: tabular-nums; }",
+    // Panels and tables as wide as the column makes them, whatever they hold: nothing moves
+    // while a reader types or picks a position.
+    ".attnlit-panels { display: grid; grid-template-columns: repeat(auto-fill, minmax(17em, 1fr)); gap: 0 2em; }",
+    ".attnlit-continuation { grid-column: 1 / -1; }",
+    // Room for the longest each line says: what a line wraps to, it wraps to in every state.
+    ".attnlit-looks, p.attnlit-real { font-size: 0.85em; }",
+    "p.attnlit-real, .attnlit-text-out { min-height: 3.2em; }",
+    ".attnlit-note { min-height: 1.6em; }",
+    "@media (max-width: 40em) { .attnlit-looks, .attnlit-note { min-height: 3.2em; }"
+      + " .attnlit-text-out { min-height: 4.8em; } }",
+    ".attnlit-table { width: 100%; table-layout: fixed; border-collapse: collapse; font-variant-numeric: tabular-nums; }",
     ".attnlit-table caption { text-align: left; padding-bottom: 0.2em; }",
-    ".attnlit-table th, .attnlit-table td { padding: 0.1em 0.9em 0.1em 0; text-align: left; }",
+    ".attnlit-table th, .attnlit-table td { padding: 0.1em 0.9em 0.1em 0; text-align: left; vertical-align: bottom; }",
+    ".attnlit-table td { white-space: nowrap; overflow: hidden; }",
+    ".attnlit-top th:nth-child(1) { width: 20%; } .attnlit-top th:nth-child(2) { width: 16%; }"
+      + " .attnlit-top th:nth-child(3) { width: 38%; }",
+    "tr.attnlit-real { outline: 2px solid #d95f02; outline-offset: -1px; font-weight: 700; }",
     ".attnlit-bar { display: inline-block; height: 0.8em; background: #1f77b4; }",
     ".attnlit-text-out { font-family: var(--md-text-font-family); overflow-wrap: anywhere; }",
     ".attnlit-text-out mark { color: inherit; background: none; text-decoration: underline 2px #d95f02;"
       + " text-underline-offset: 0.2em; }",
     ".attnlit-timing { font-size: 0.85em; }",
+    ".attnlit-playground .attnlit-status { position: absolute; width: 1px; height: 1px; overflow: hidden;"
+      + " clip-path: inset(50%); white-space: nowrap; }",
+    // The position on a line of its own, its value beside it (or under it, on a phone): the
+    // slider never moves as the value's words change.
+    ".attnlit-playground .attnlit-slider { flex: 1 1 100%; flex-wrap: wrap; }",
+    ".attnlit-playground .attnlit-slider output { flex: 1 1 12em; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }",
+    ".attnlit-grid { grid-auto-rows: 1.7em; }",
+    ".attnlit-slider button[aria-disabled=true] { opacity: 0.5; cursor: default; }",
   ].join("\n");
 
   // Each playground of the page: a button that fetches the weights, then the playground.

@@ -67,7 +67,7 @@
 
   // The controls a widget asks for: radio buttons and sliders, each labelled; moving one
   // redraws the figure.
-  function controls(box, redraw) {
+  function controls(box, redraw, status) {
     return {
       radios(legend, options, value) {
         const set = make(box, "fieldset"), name = `attnlit-${++made}`;
@@ -80,8 +80,16 @@
         set.addEventListener("change", redraw);
         return () => +set.querySelector(":checked").value;
       },
-      slider(label, values, index) {
+      // o.play: the words of a button that steps the slider to its last value, one value every
+      // 0.4 s, [play, pause, one step]: where the reader's system asks for less motion, it
+      // moves one value a press and nothing moves by itself. o.marks: named values, [name,
+      // index], each a button under the track, where its value is along it; o.named: theirs.
+      slider(label, values, index, o = {}) {
         const id = `attnlit-${++made}`, div = make(box, "div", { class: "attnlit-slider" });
+        // Play and Pause on top of each other, one seen: as wide as the wider, the track never
+        // moves. Where motion is reduced, Next step alone.
+        const play = o.play && make(div, "button", { type: "button", class: "attnlit-play" });
+        const words = o.play?.map(said => make(play, "span", {}, said)) ?? [];
         make(div, "label", { for: id }, label);
         const input = make(div, "input", { type: "range", id, min: 0, max: values.length - 1,
           value: index });
@@ -91,7 +99,40 @@
           out.textContent = input.shown[input.value];
           input.setAttribute("aria-valuetext", out.textContent);
         };
-        input.addEventListener("input", () => { shown(); redraw(); });
+        let timer = 0;
+        const still = matchMedia("(prefers-reduced-motion: reduce)"), end = () => +input.value === values.length - 1;
+        const seen = k => words.forEach((word, j) => {
+          word.hidden = (j === 2) !== still.matches; // "Next step", or "Play" and "Pause"
+          word.style.visibility = j === k ? "" : "hidden";
+        });
+        const stop = () => {
+          clearInterval(timer);
+          timer = 0;
+          status.removeAttribute("aria-busy"); // read out once, where it stops
+          seen(still.matches ? 2 : 0);
+        };
+        const set = i => { input.value = i; shown(); redraw(); };
+        input.addEventListener("input", () => { stop(); shown(); redraw(); });
+        if (play) play.onclick = () => {
+          if (timer) return stop();
+          if (still.matches) return set(end() ? 0 : +input.value + 1);
+          if (end()) set(0);
+          status.setAttribute("aria-busy", "true");
+          seen(1);
+          timer = setInterval(() => {
+            if (input.isConnected) set(+input.value + 1);
+            if (end() || !input.isConnected) stop(); // or its page has gone (instant navigation)
+          }, 400);
+        };
+        if (o.marks) {
+          const marks = make(div, "div", { class: "attnlit-marks", role: "group", "aria-label": o.named });
+          for (const [name, i] of [...o.marks].sort((a, b) => a[1] - b[1])) {
+            const at = `${(100 * i / (values.length - 1)).toFixed(1)}%`;
+            make(marks, "button", { type: "button", style: `--at: ${at}` }, `${name} · ${values[i]}`)
+              .onclick = () => { stop(); set(i); };
+          }
+        }
+        stop();
         shown();
         return () => values[+input.value];
       },
@@ -155,7 +196,7 @@
     // page's figure block data carries them, by their English text: tools/mkdocs_hooks.py).
     const t = (words, values = {}) =>
       (data.strings?.[words] ?? words).replace(/\{(\w+)\}/g, (_, name) => values[name]);
-    const draw = build(data, { ...controls(box, redraw), t });
+    const draw = build(data, { ...controls(box, redraw, status), t });
     redraw();
     drawing.before(box);
     drawing.after(live, status, numbers);
