@@ -2504,9 +2504,11 @@ def test_on_a_phone_nothing_is_cut_and_what_scrolls_shows_it(browsed, page_name)
 
 
 def test_on_a_phone_tables_formulas_and_code_scroll(browsed):
-    """What the test above checks is there: boxes that scroll on a phone, on most pages."""
-    scrolling = {name: narrow(browsed, name)["scrolling"] for name in PAGES}
-    assert sum(count > 0 for count in scrolling.values()) >= len(PAGES) - 2, scrolling
+    """What the test above checks is there: boxes that scroll on a phone, on most pages. The
+    glossaries have none: their tables of words are lists of rows on a phone (or fit)."""
+    scrolling = {name: narrow(browsed, name)["scrolling"] for name in PAGES
+                 if english_name(name) != "glossary.md"}
+    assert sum(count > 0 for count in scrolling.values()) >= len(scrolling) - 2, scrolling
 
 
 @pytest.mark.parametrize("page_name", PAGES)
