@@ -4,15 +4,20 @@
 from collections import Counter
 from collections.abc import Callable
 from collections.abc import Collection
+from collections.abc import Iterator
 from collections.abc import Sequence
+import contextlib
 import hashlib
 import io
 import matplotlib
 from matplotlib.axes import Axes
+from matplotlib.colors import Normalize, to_rgb
 from matplotlib.colors import to_rgba
 from matplotlib.figure import Figure
+from matplotlib.image import AxesImage
 from matplotlib.layout_engine import ConstrainedLayoutEngine
-from matplotlib.patches import Rectangle
+from matplotlib.patches import PathPatch
+from matplotlib.path import Path
 from matplotlib.transforms import Bbox
 import numpy
 import re
@@ -42,6 +47,9 @@ SVG_TRIMS = [
     (r' d="[^"]*"', lambda path: " d=" + re.sub(   # in paths, no spaces by
         r'\s*([A-Za-z])\s*|(\d)\.0(?!\d)|\s+(?=")',  # letters, no ".0"
         r"\1\2", path[0][3:])),
+    (r' d="[^"]*"', lambda path: re.sub(           # rectangles (a heatmap's
+        r"M([\d.]+) ([\d.]+)L([\d.]+) \2L\3 ([\d.]+)L\1 \4z",  # cells) by
+        r"M\1 \2H\3V\4H\1z", path[0])),              # their sides
 ]
 SVG = "http://www.w3.org/2000/svg"
 ET.register_namespace("", SVG)
@@ -66,6 +74,7 @@ def ungroup(svg: str) -> str:
     root = ET.fromstring(svg)
     for metadata in root.findall(f"{{{SVG}}}metadata"):  # RDF, unseen
         root.remove(metadata)
+    follow_palette(root)  # a heatmap's colours, as variables (heatmap, below)
     used = set(re.findall(r'(?:href="|url\()#([^")]+)', svg))
     unwrap(root, lambda parent, element: element.tag == f"{{{SVG}}}g"
            and set(element.attrib) <= {"id"} and element.get("id") not in used)
@@ -122,7 +131,8 @@ def to_svg(fig: Figure, name: str = "figure") -> str:
     """The figure as inline <svg>, or one per subfigure; ink is the page's."""
     # Text stays <text>, in one named font rather than a list of ten fallbacks.
     style = {"svg.fonttype": "none", "font.sans-serif": ["DejaVu Sans"]}
-    with matplotlib.rc_context(style):
+    # Images in the heatmaps' scale are drawn as cells (heatmap, below).
+    with matplotlib.rc_context(style), scale_as_cells(fig):
         # Constrained layout may need a second pass to settle, with axes of
         # fixed aspect (heatmaps): on the first, a title can end up cut off.
         fig.draw_without_rendering()
@@ -173,6 +183,128 @@ def arrows(
     ax.set_aspect("equal", adjustable="datalim")
 
 
+# The scale of heatmaps in each palette of the site ("default" light, "slate"
+# dark): the colours of the weights 0, 1/LEVELS, ..., 1 (times vmax).
+LEVELS = 20
+SCALE = {
+    "default": [  # matplotlib's "Blues"
+        "#f7fbff", "#eef5fc", "#e3eef9", "#d9e8f5", "#d0e1f2", "#c6dbef",
+        "#b7d4ea", "#a6cee4", "#94c4df", "#7fb9da", "#6aaed6", "#5ba3d0",
+        "#4a98c9", "#3b8bc2", "#2e7ebc", "#2070b4", "#1764ab", "#0d57a1",
+        "#084a91", "#083c7d", "#08306b"],
+    "slate": [  # OKLCh: lightness 0.27 to 0.84, chroma 0.02 to 0.17, hue ~255
+        "#202730", "#1f2e44", "#213552", "#243c5f", "#27446c", "#2a4c79",
+        "#2e5385", "#325b92", "#36649e", "#3a6cab", "#3f74b7", "#437dc3",
+        "#4886d0", "#4d8edd", "#5297e9", "#57a0f6", "#5faaff", "#71b3ff",
+        "#83bdff", "#93c6ff", "#a4cfff"],
+}
+# Under the hatching of a masked cell: a grey, which no weight takes.
+MASKED = {"default": "#dddddd", "slate": "#474747"}
+# The gid of an artist filled with a variable of the site's stylesheet.
+PALETTE_VARIABLE = re.compile(r"attnlit-(w|t)\d+|attnlit-masked")
+
+
+def level(value: float, vmax: float = 1.0) -> int:
+    """The step of the scale nearest to value / vmax, from 0 to LEVELS."""
+    return int(min(max(value / vmax, 0.0), 1.0) * LEVELS + 0.5)
+
+
+def luminance(color: str) -> float:
+    """WCAG's relative luminance of a colour."""
+    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+              for c in to_rgb(color)]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def contrast(one: str, other: str) -> float:
+    """WCAG's contrast ratio of two colours, from 1 to 21."""
+    dark, light = sorted([luminance(one), luminance(other)])
+    return (light + 0.05) / (dark + 0.05)
+
+
+def text_on(fill: str) -> str:
+    """Black or white, whichever contrasts more with fill (4.58:1 or more)."""
+    black = contrast(fill, "#000000") >= contrast(fill, "#ffffff")
+    return "#000000" if black else "#ffffff"
+
+
+def runs(where: numpy.ndarray, xs: numpy.ndarray, ys: numpy.ndarray) -> Path:
+    """One path of the cells where `where` is True, a row's run as one
+    rectangle; cell (row, col) spans xs[col:col + 2] and ys[row:row + 2]."""
+    vertices, codes = [], []
+    for row, cells in enumerate(where):
+        edges = numpy.diff(numpy.concatenate([[0], cells.astype(int), [0]]))
+        for start, end in zip(numpy.flatnonzero(edges == 1),
+                              numpy.flatnonzero(edges == -1)):
+            (x0, x1), (y0, y1) = xs[[start, end]], ys[[row, row + 1]]
+            vertices += [(x0, y0), (x1, y0), (x1, y1), (x0, y1), (x0, y0)]
+            codes += [Path.MOVETO, *[Path.LINETO] * 3, Path.CLOSEPOLY]
+    return Path(vertices, codes)
+
+
+def cells(image: AxesImage) -> list[PathPatch]:
+    """An image in "Blues" as patches, one per step of the scale."""
+    values = numpy.ma.masked_invalid(image.get_array())
+    steps = numpy.vectorize(level)(image.norm(values).filled(0))
+    left, right, bottom, top = image.get_extent()
+    first, last = (top, bottom) if image.origin == "upper" else (bottom, top)
+    xs = numpy.linspace(left, right, steps.shape[1] + 1)
+    ys = numpy.linspace(first, last, steps.shape[0] + 1)
+    shown = ~numpy.ma.getmaskarray(values)
+    paths = {}
+    if shown.all():  # step 0 under all: one rectangle
+        paths[0] = runs(numpy.ones((1, 1), bool), xs[[0, -1]], ys[[0, -1]])
+    for k in numpy.unique(steps[shown]).tolist():
+        paths.setdefault(k, runs(shown & (steps == k), xs, ys))
+    patches = []
+    for k, path in paths.items():
+        patch = PathPatch(path, fc=SCALE["default"][k], lw=0,
+                          gid=f"attnlit-w{k}", zorder=image.get_zorder(),
+                          clip_on=False, transform=image.axes.transData)
+        patch.set_in_layout(False)
+        patches.append(patch)
+    return patches
+
+
+@contextlib.contextmanager
+def scale_as_cells(fig: Figure) -> Iterator[None]:
+    """Within it, each image of fig in "Blues" is drawn as cells instead."""
+    images = [image for image in fig.findobj(AxesImage)
+              if image.get_cmap().name == "Blues" and image.get_visible()
+              and type(image.norm) is Normalize and image.get_array().ndim == 2]
+    patches = []
+    for image in images:
+        for patch in cells(image):
+            image.axes.add_artist(patch)  # unlike add_patch, keeps the limits
+            patches.append(patch)
+        image.set_visible(False)
+    try:
+        yield
+    finally:
+        for patch in patches:
+            patch.remove()
+        for image in images:
+            image.set_visible(True)
+
+
+def follow_palette(root: ET.Element) -> None:
+    """Fill each artist whose gid names a variable with it (or its colour)."""
+    for group in root.iter(f"{{{SVG}}}g"):
+        name = group.get("id", "")
+        if not PALETTE_VARIABLE.fullmatch(name):
+            continue
+        del group.attrib["id"]  # nothing refers to it: the group goes
+        for element in group.iter():
+            if element.tag == f"{{{SVG}}}g":
+                continue
+            style = element.get("style", "")
+            color = re.search(r"fill: ?(#[0-9a-f]{6})", style)
+            # matplotlib writes no fill for black text, which would take ink.
+            fill = f"fill: var(--{name},{color[1] if color else '#000'})"
+            element.set("style", re.sub(r"fill: ?#[0-9a-f]{6}", fill, style)
+                        if color else f"{style}; {fill}".lstrip("; "))
+
+
 # Hatching of masked cells: at least 3:1 on white and on dark slate.
 GREY = "#888888"
 
@@ -198,20 +330,23 @@ def heatmap(
             shape = tuple(hidden.shape)
             raise ValueError(f"masked must have shape ({n}, {n}), got {shape}")
     shown = weights.masked_fill(hidden, float("nan"))  # NaN: a blank cell
-    # One pixel per cell, which the browser enlarges unblurred: a few bytes.
-    ax.imshow(shown.numpy(), cmap="Blues", vmin=0.0, vmax=vmax,
-              interpolation="none")
-    for row, col in hidden.nonzero().tolist():
-        ax.add_patch(Rectangle((col - 0.5, row - 0.5), 1, 1, fill=False,
-                               hatch="///", edgecolor=GREY, lw=0))
+    ax.imshow(shown.numpy(), cmap="Blues", vmin=0.0, vmax=vmax)
+    if hidden.any():  # one path of grey cells, one of hatching over them
+        edges = torch.arange(n + 1) - 0.5
+        path = runs(hidden.numpy(), edges.numpy(), edges.numpy())
+        ax.add_patch(PathPatch(path, fc=MASKED["default"], lw=0,
+                               gid="attnlit-masked"))
+        ax.add_patch(PathPatch(path, fill=False, hatch="///", edgecolor=GREY,
+                               lw=0))
     for row in range(n):
         for col in range(n):
             if hidden[row, col]:
                 continue
             value = weights[row, col].item()
-            dark = value > 0.55 * vmax  # white text on the darker cells
+            k = level(value, vmax)  # its step: the cell's colour, the ink
             ax.text(col, row, f"{value:.2f}", ha="center", va="center",
-                    fontsize=9, color="white" if dark else "#222222")
+                    fontsize=9, color=text_on(SCALE["default"][k]),
+                    gid=f"attnlit-t{k}")
     ax.set_xticks(range(n), labels, rotation=45, ha="right")
     ax.set_yticks(range(n), labels)
     ax.set(xlabel="key", ylabel="query", title=title)

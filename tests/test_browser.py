@@ -507,13 +507,20 @@ STATE = """() => {
             .map(c => [Math.round(c.getBoundingClientRect().height / parseFloat(getComputedStyle(c).lineHeight)),
                        c.textContent.trim().slice(0, 60)]),
         // Text a figure colours itself (white on a dark cell) must keep its colour: the page's
-        // ink rule for figure text must not outweigh the figure's own style classes.
+        // ink rule for figure text must not outweigh the figure's own style classes. The colour
+        // a rule gives (a heatmap's, a variable of the palette) is what it computes to inline.
         recoloured: [...document.querySelectorAll("svg style")]
-            .flatMap(style => [...style.sheet.cssRules])
-            .filter(rule => rule.style?.fill)
-            .flatMap(rule => [...document.querySelectorAll(`text${rule.selectorText}`)]
-                .filter(text => getComputedStyle(text).fill !== rule.style.fill)
-                .map(text => `${text.textContent} (${getComputedStyle(text).fill}, not ${rule.style.fill})`)),
+            .flatMap(style => [...style.sheet.cssRules].map(rule => [style.closest("svg"), rule]))
+            .filter(([, rule]) => rule.style?.fill)
+            .flatMap(([svg, rule]) => {
+                const probe = svg.appendChild(document.createElementNS("http://www.w3.org/2000/svg", "text"));
+                probe.style.fill = rule.style.fill;
+                const given = getComputedStyle(probe).fill;
+                probe.remove();
+                return [...document.querySelectorAll(`text${rule.selectorText}`)]
+                    .filter(text => getComputedStyle(text).fill !== given)
+                    .map(text => `${text.textContent} (${getComputedStyle(text).fill}, not ${given})`);
+            }),
     };
 }"""
 # The palette script (overrides/partials/javascripts/palette.html) sets the new palette, then
@@ -560,6 +567,57 @@ def luminance(css_color: str) -> float:
 # The first figure's ink and the page's background, as computed colours.
 INK = """() => [getComputedStyle(document.querySelector(".attnlit-figure svg text")).fill,
                getComputedStyle(document.body).backgroundColor]"""
+
+
+def contrast(one: str, other: str) -> float:
+    """WCAG's contrast ratio of two computed colours ("rgb(r, g, b)")."""
+    def relative(css_color: str) -> float:
+        linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+                  for c in (int(v) / 255 for v in re.findall(r"\d+", css_color)[:3])]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+    dark, light = sorted([relative(one), relative(other)])
+    return (light + 0.05) / (dark + 0.05)
+
+
+# The heatmaps of the page, static and live, in the palette it has now (issue 34): a cell is
+# an element of a drawing filled with a step of the palette's scale, or with the masked grey
+# (extra.css's --attnlit-w0 ... and --attnlit-masked, as this palette computes them). What
+# weight 0 and masked cells look like, and each number written on a cell, with its colour and
+# its cell's where it is drawn (each drawing scrolled to the middle of the screen in turn).
+HEATMAPS = """() => {
+    const svgs = "http://www.w3.org/2000/svg", probe = document.createElementNS(svgs, "svg");
+    document.body.append(probe);
+    const computed = name => {
+        if (!getComputedStyle(document.body).getPropertyValue(`--attnlit-${name}`).trim()) return null;
+        const rect = probe.appendChild(document.createElementNS(svgs, "rect"));
+        rect.style.fill = `var(--attnlit-${name})`;
+        return getComputedStyle(rect).fill;
+    };
+    const steps = [...Array(21).keys()].map(k => computed(`w${k}`)), masked = computed("masked");
+    probe.remove();
+    const seen = {page: getComputedStyle(document.body).backgroundColor, zero: steps[0], cells: 0,
+                  zeros: [], hidden: [], texts: []};
+    if (steps.includes(null) || masked === null) return seen;
+    const fill = e => getComputedStyle(e).fill;
+    const cells = new Set([...document.querySelectorAll("article svg :is(path, rect)")]
+        .filter(e => e.checkVisibility() && (steps.includes(fill(e)) || fill(e) === masked)));
+    seen.cells = cells.size;
+    seen.zeros = [...new Set([...cells].map(fill).filter(f => f === steps[0]))];
+    seen.hidden = [...new Set([...cells].map(fill).filter(f => f === masked))];
+    const y = scrollY;
+    for (const svg of new Set([...cells].map(cell => cell.ownerSVGElement))) {
+        svg.scrollIntoView({ block: "center" });
+        for (const text of svg.querySelectorAll("text")) {
+            const box = text.getBoundingClientRect();
+            const under = document.elementsFromPoint(box.x + box.width / 2, box.y + box.height / 2)
+                .find(e => e !== text && cells.has(e));
+            if (under) seen.texts.push([text.textContent, fill(text), fill(under),
+                                        svg.classList.contains("attnlit-drawing")]);
+        }
+    }
+    scrollTo(0, y);
+    return seen;
+}"""
 
 
 # The terms Material found the results for: each result's link names those it matched
@@ -1103,6 +1161,21 @@ SLIDER_PLACES = """() => [...document.querySelectorAll("figure[data-widget] inpu
 })"""
 
 
+# Each table of the page as a phone shows it: how much of it is out of sight sideways, its
+# fade (overrides/main.html), whether it is set as a list of its rows, and the cells that are
+# not shown after their column's name.
+TABLES = """() => [...document.querySelectorAll("article table")].map(table => {
+    const box = table.closest(".md-typeset__scrollwrap") ?? table.parentElement;
+    const names = [...(table.tHead?.rows[0].cells ?? [])].map(th => th.textContent.trim());
+    const unnamed = [...table.querySelectorAll("tbody tr")].flatMap(row => [...row.cells].slice(1)
+        .filter((cell, i) => cell.textContent.trim() && names[i + 1]
+            && !getComputedStyle(cell, "::before").content.includes(names[i + 1]))
+        .map(cell => cell.textContent.trim().slice(0, 40)));
+    return {hidden: box.scrollWidth - box.clientWidth, fade: box.dataset.attnlitMore ?? "",
+            stacked: box.hasAttribute("data-attnlit-stacked"), unnamed};
+})"""
+
+
 # Controls smaller than 24 by 24 CSS px (WCAG 2.2's target size), shown on the page: a radio
 # button or a checkbox counts as the label that holds it; an input of no size (a tab's
 # radio button, which its label stands for) is none.
@@ -1132,6 +1205,7 @@ async def phone_record(browser, server: str, page_name: str) -> dict:
             await figure.locator(".attnlit-numbers").wait_for()
         *scales, overflow = await page.evaluate(PHONE)
         phone = {"scales": scales, "overflow": overflow, "widgets": len(figures), "targets": await page.evaluate(TARGETS),
+                 "tables": await page.evaluate(TABLES),
                  "figures": await page.evaluate(FIGURES),
                  "clipped": [await figure.evaluate(f"figure => ({CLIPPED})(figure.querySelector('svg.attnlit-drawing'))")
                              for figure in figures]}
@@ -1806,7 +1880,8 @@ async def page_record(browser, server: str, page_name: str) -> dict:
     visit.name = page_name
     try:
         record = {"sizes": visit.sizes, "blocked": visit.blocked, "failed": visit.failed,
-                  "errors": visit.errors, **await page.evaluate(STATE), "axe": {}, "ink": {}}
+                  "errors": visit.errors, **await page.evaluate(STATE), "axe": {}, "ink": {},
+                  "heatmaps": {}}
         # Widgets far below the screen wait: they are set up when they come near it.
         record["set up far below"] = await page.evaluate(FAR_BELOW)
         figures = await page.locator("figure[data-widget]").all()
@@ -1828,6 +1903,7 @@ async def page_record(browser, server: str, page_name: str) -> dict:
             record["axe"][scheme] = await axe(page)
             if figures:
                 await widget_records(visit, figures, name, scheme, record["widgets"])
+            record["heatmaps"][scheme] = await page.evaluate(HEATMAPS)
             if record["captions"]:
                 record["ink"][scheme] = [luminance(color) for color in await page.evaluate(INK)]
                 if page_name == PALETTE_SHOWN:
@@ -2464,6 +2540,70 @@ def test_on_a_phone_every_control_is_a_target_of_24_px(browsed, page_name):
     assert seen["targets"] == []
 
 
+# Tables of words wider than a phone (issue 34: cut at 390 px, with a fade that a reader
+# missed), by their place on the page: set as a list of rows there, each cell after its
+# column's name. A table of numbers keeps its columns and scrolls, with its fade.
+WORD_TABLES = {"index.md": [0, 1], "attention-without-weights.md": [0]}
+NUMBER_TABLES = {"production-attention.md": [1]}  # the benchmark's timings
+
+
+def english_name(page_name: str) -> str:
+    """The English page that a page of PAGES is, or translates."""
+    return page_name if language_of(page_name) == i18n.ENGLISH else page_name.split("/", 1)[1]
+
+
+@pytest.mark.parametrize("page_name", [name for name in PAGES if english_name(name) in WORD_TABLES])
+def test_on_a_phone_a_table_of_words_fits_and_names_each_cell(browsed, page_name):
+    seen = record(browsed, page_name)["phone"]
+    if isinstance(seen, BaseException):
+        raise seen
+    for i in WORD_TABLES[english_name(page_name)]:
+        table = seen["tables"][i]
+        assert table["hidden"] <= 1, f"table {i}: {table['hidden']} px out of sight sideways"
+        assert table["stacked"] and table["unnamed"] == [], f"table {i}: cells without their column's name"
+
+
+def test_on_a_phone_a_table_of_numbers_keeps_its_columns_and_scrolls(browsed):
+    for page_name, places in NUMBER_TABLES.items():
+        seen = record(browsed, page_name)["phone"]
+        if isinstance(seen, BaseException):
+            raise seen
+        for i in places:
+            table = seen["tables"][i]
+            assert not table["stacked"] and table["hidden"] > 0 and table["fade"] == "right", table
+
+
+@pytest.mark.parametrize("page_name", PAGES)
+def test_a_heatmaps_numbers_meet_wcag_aa_on_their_cells_in_both_palettes(browsed, page_name):
+    """The number written in a cell against the cell, as drawn (axe reads text in SVG poorly)."""
+    for scheme, seen in record(browsed, page_name)["heatmaps"].items():
+        low = [f"{text} ({fill} on {cell}): {contrast(fill, cell):.2f}"
+               for text, fill, cell, _ in seen["texts"] if contrast(fill, cell) < 4.5]
+        assert low == [], scheme
+
+
+@pytest.mark.parametrize("page_name", PAGES)
+def test_weight_0_is_quiet_on_the_dark_page_and_masked_cells_never_look_like_it(browsed, page_name):
+    seen = record(browsed, page_name)["heatmaps"]
+    for fill in seen["slate"]["zeros"]:
+        assert contrast(fill, seen["slate"]["page"]) < 1.15, f"weight 0 ({fill}) stands out on the dark page"
+    for scheme, found in seen.items():
+        for fill in found["hidden"]:
+            assert contrast(fill, found["page"]) >= 1.3, f"{scheme}: masked cells ({fill}) look like the page"
+            assert contrast(fill, found["zero"]) >= 1.3, f"{scheme}: masked cells ({fill}) look like weight 0"
+
+
+def test_heatmaps_are_measured_static_and_live_in_both_palettes(browsed):
+    """What the two tests above check is there: cells of weight 0, masked cells and numbers on
+    cells, in drawings of the build (static) and of widgets (live), in each palette."""
+    for scheme in ("default", "slate"):
+        found = [seen for name in ENGLISH if (seen := record(browsed, name)["heatmaps"][scheme])["cells"]]
+        assert len(found) >= 7, f"{scheme}: heatmaps on {len(found)} pages"
+        texts = [text for seen in found for text in seen["texts"]]
+        assert {live for *_, live in texts} == {False, True}, scheme
+        assert any(seen["zeros"] for seen in found) and any(seen["hidden"] for seen in found), scheme
+
+
 @pytest.mark.parametrize("page_name", list(WIDGETS))
 def test_on_a_phone_widgets_stack_their_panels_and_keep_their_size(browsed, page_name):
     """Drawn at 85 % of their size or more (not shrunk to fit), within the screen's width."""
@@ -2511,9 +2651,11 @@ def test_on_a_phone_nothing_is_cut_and_what_scrolls_shows_it(browsed, page_name)
 
 
 def test_on_a_phone_tables_formulas_and_code_scroll(browsed):
-    """What the test above checks is there: boxes that scroll on a phone, on most pages."""
-    scrolling = {name: narrow(browsed, name)["scrolling"] for name in PAGES}
-    assert sum(count > 0 for count in scrolling.values()) >= len(PAGES) - 2, scrolling
+    """What the test above checks is there: boxes that scroll on a phone, on most pages. The
+    glossaries have none: their tables of words are lists of rows on a phone (or fit)."""
+    scrolling = {name: narrow(browsed, name)["scrolling"] for name in PAGES
+                 if english_name(name) != "glossary.md"}
+    assert sum(count > 0 for count in scrolling.values()) >= len(scrolling) - 2, scrolling
 
 
 @pytest.mark.parametrize("page_name", PAGES)

@@ -2,12 +2,13 @@
 
 import io
 import re
+from pathlib import Path
 
 import pytest
 import matplotlib
 import torch
+from matplotlib.colors import to_hex
 from matplotlib.figure import Figure
-from matplotlib.patches import Rectangle
 
 from attnlit.plots import flow, heatmap, style_classes, to_svg
 
@@ -56,27 +57,27 @@ def test_flow_refuses_bad_input(boxes, links, highlight, error, message):
         flow(Figure().subplots(), boxes, links, highlight)
 
 
+def covers(patch) -> set[tuple[int, int]]:
+    """The cells (row, col) of a 3 x 3 heatmap that a patch covers."""
+    path = patch.get_path()
+    return {(row, col) for row in range(3) for col in range(3) if path.contains_point((col, row))}
+
+
 def test_heatmap_leaves_masked_cells_blank_and_hatched():
     ax = Figure().subplots()
     heatmap(ax, torch.full((3, 3), 0.5), WORDS, masked=FUTURE)
     numbers = {(round(t.get_position()[1]), round(t.get_position()[0])) for t in ax.texts}
     assert numbers == {(row, col) for row in range(3) for col in range(row + 1)}
-    hatched = [patch for patch in ax.patches if isinstance(patch, Rectangle) and patch.get_hatch()]
-    assert len(hatched) == int(FUTURE.sum())
+    (hatched,) = [patch for patch in ax.patches if patch.get_hatch()]
+    (grey,) = [patch for patch in ax.patches if patch.get_gid() == "attnlit-masked"]
+    future = {(row, col) for row in range(3) for col in range(row + 1, 3)}
+    assert covers(hatched) == covers(grey) == future
 
 
 def test_heatmap_without_mask_writes_every_cell():
     ax = Figure().subplots()
     heatmap(ax, torch.full((3, 3), 0.5), WORDS)
     assert len(ax.texts) == 9 and not ax.patches
-
-
-def test_heatmap_sends_its_cells_as_one_pixel_each():
-    """The browser enlarges the image, unblurred: a resampled one weighed 450 bytes more."""
-    fig = Figure(figsize=(2, 2))
-    heatmap(fig.subplots(), torch.full((3, 3), 0.5), WORDS, masked=FUTURE)
-    (image,) = re.findall(r"<image [^>]*>", to_svg(fig))
-    assert 'width="3" height="3"' in image and "image-rendering:pixelated" in image
 
 
 def test_heatmap_refuses_a_mask_of_the_wrong_shape():
@@ -118,8 +119,9 @@ def test_svg_keeps_every_drawn_element_and_drops_bare_groups():
     ax = fig.subplots()
     heatmap(ax, torch.rand(3, 3), ["a", "b", "c"], title="t",
                   masked=torch.ones(3, 3, dtype=torch.bool).triu(1))
-    buffer = io.StringIO()
-    with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "x"}):
+    from attnlit.plots import scale_as_cells
+    buffer = io.StringIO()  # the image as cells (a path per step), as to_svg draws it
+    with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "x"}), scale_as_cells(fig):
         fig.savefig(buffer, format="svg")
     raw, svg = buffer.getvalue(), to_svg(fig, name="x")
     drawn = r"<(?:path|text|image|use|rect|line|polyline|polygon|circle)\b"
@@ -193,3 +195,74 @@ def test_a_figure_of_subfigures_draws_nothing_itself():
     fig.suptitle("a title across both")
     with pytest.raises(ValueError, match="found Text on the figure itself"):
         to_svg(fig)
+
+
+# Heatmaps follow the palette (issue 34): each cell's fill, and the colour of its number, are
+# variables of the page's stylesheet, one scale per palette; masked cells have a fill of their own.
+CSS = (Path(__file__).resolve().parent.parent / "docs" / "stylesheets" / "extra.css").read_text(encoding="utf-8")
+PALETTES = ("default", "slate")
+SLATE = "#1e2129"  # Material's slate background: hsl(225deg, 15%, 14%)
+
+
+def declared(scheme: str) -> dict[str, str]:
+    """The --attnlit-* variables that extra.css sets for one palette."""
+    rules = re.findall(rf'\[data-md-color-scheme="{scheme}"\]\s*\{{([^}}]*)\}}', CSS)
+    return dict(re.findall(r"--(attnlit-[\w-]+):\s*([^;]+);", "".join(rules)))
+
+
+def test_a_heatmaps_cells_and_numbers_take_the_palettes_colours():
+    from attnlit.plots import LEVELS, level
+    fig = Figure(figsize=(3, 3), layout="constrained")
+    weights = torch.tensor([[1.0, 0.0, 0.0], [0.37, 0.63, 0.0], [0.2, 0.3, 0.5]])
+    heatmap(fig.subplots(), weights, WORDS, masked=FUTURE)
+    svg = to_svg(fig, name="x")
+    assert "<image" not in svg, "cells as a raster image, which CSS cannot recolour"
+    classes = dict(re.findall(r"\.([\w-]+)\{([^}]*)\}", svg))
+    styles = [classes[value] if kind == "class" else value
+              for kind, value in re.findall(r' (class|style)="([^"]*)"', svg) if kind == "style" or value in classes]
+    fills = {m[1] for style in styles for m in re.finditer(r"fill:var\(--attnlit-(w\d+|t\d+|masked),", style)}
+    shown = [level(v) for row, col, v in ((r, c, weights[r, c].item()) for r in range(3) for c in range(3))
+             if not FUTURE[row, col]]
+    assert {f"w{k}" for k in shown} | {"masked"} <= fills
+    assert {f"t{k}" for k in shown} <= fills
+    assert level(0.0) == 0 and level(1.0) == LEVELS and level(2.0) == LEVELS and level(0.75, vmax=1.5) == LEVELS // 2
+
+
+def test_the_stylesheet_holds_the_scales_of_attnlit_plots():
+    from attnlit.plots import LEVELS, MASKED, SCALE, text_on
+    for scheme in PALETTES:
+        seen = declared(scheme)
+        assert len(SCALE[scheme]) == LEVELS + 1
+        for k, fill in enumerate(SCALE[scheme]):
+            assert seen.get(f"attnlit-w{k}") == fill, (scheme, k)
+            assert to_hex(seen.get(f"attnlit-t{k}", "none")) == text_on(fill), (scheme, k)
+        assert seen.get("attnlit-masked") == MASKED[scheme]
+
+
+def test_cell_numbers_meet_wcag_aa_and_masked_cells_look_unlike_any_weight():
+    from attnlit.plots import MASKED, SCALE, contrast, text_on
+    for scheme, page in (("default", "#ffffff"), ("slate", SLATE)):
+        for k, fill in enumerate(SCALE[scheme]):
+            assert contrast(text_on(fill), fill) >= 4.5, (scheme, k, fill)
+        assert contrast(MASKED[scheme], page) >= 1.3, scheme  # the grey is seen on the page
+        assert contrast(MASKED[scheme], SCALE[scheme][0]) >= 1.3, scheme  # and beside weight 0
+        grey = MASKED[scheme].lstrip("#")
+        assert grey[0:2] == grey[2:4] == grey[4:6], "a neutral grey: no weight is grey"
+    assert contrast(SCALE["slate"][0], SLATE) < 1.15, "weight 0 is quiet on the dark page"
+    assert contrast(SCALE["slate"][-1], SLATE) > 9, "and weight 1 stands out"
+
+
+def test_an_image_in_blues_is_drawn_as_cells_and_the_figure_left_as_it_was():
+    """Chapter 10 draws its heads with imshow: to_svg draws them as cells too, for that
+    drawing only; an image in another colour map stays an image."""
+    fig = Figure(figsize=(4, 2), layout="constrained")
+    blues, other = fig.subplots(1, 2)
+    values = torch.rand(4, 4, generator=torch.Generator().manual_seed(0)).numpy()
+    image = blues.imshow(values, cmap="Blues", vmin=0, vmax=1, interpolation="none")
+    other.imshow(values, cmap="viridis")
+    limits = blues.get_xlim(), blues.get_ylim()
+    svg = to_svg(fig, name="x")
+    assert svg.count("<image") == 1, "the viridis image only"
+    assert len(re.findall(r"fill:var\(--attnlit-w\d+,#[0-9a-f]{6}\)", svg)) >= 2
+    assert image.get_visible() and not blues.patches and not blues.artists
+    assert (blues.get_xlim(), blues.get_ylim()) == limits

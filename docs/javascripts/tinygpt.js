@@ -194,13 +194,9 @@
 
   window.attnlitTinyGPT = { load, forward, generate, get config() { return config; } };
 
-  // The playground. Shades as attnlit.plots.heatmap draws weights (matplotlib's "Blues").
-  const BLUES = ["f7fbff", "deebf7", "c6dbef", "9ecae1", "6baed6", "4292c6", "2171b5", "08519c",
-    "08306b"].map(hex => [0, 2, 4].map(i => parseInt(hex.slice(i, i + 2), 16)));
-  function blues(v) {
-    const x = Math.min(Math.max(v, 0), 1) * 8, i = Math.min(7, Math.floor(x));
-    return `rgb(${BLUES[i].map((c, j) => Math.round(c + (x - i) * (BLUES[i + 1][j] - c)))})`;
-  }
+  // The playground. Shades as attnlit.plots.heatmap draws weights: the step of the palette's
+  // scale nearest to the weight (extra.css).
+  const shade = v => `var(--attnlit-w${Math.floor(Math.min(Math.max(v, 0), 1) * 20 + 0.5)})`;
   // Bytes as UTF-8 text: each character (a letter with its marks: a grapheme) drawn once over
   // the bytes it spans. A byte of no whole character (a random byte, or a character cut by the
   // edge of the context) stands alone, shown by its value in hex.
@@ -413,7 +409,7 @@
         const induction = l === config.num_layers - 1; // heads 1.0 and 1.1, chapter 10 found
         ids.forEach((_, j) => el(grid, "span", j > m ? {} : {
           class: `${isOff ? "attnlit-off" : ""}${induction && earlier.includes(j - 1) ? " attnlit-look" : ""}`,
-          style: `background: ${blues(row[j])}` }));
+          style: `background: ${shade(row[j])}` }));
         labels.push(`${t("head {name}", { name })}: ${key} (${named(key)}) ${f4(row[key])}`);
         return [name, `${key} ${glyph(of(key), ids)}`, f4(row[key])];
       });

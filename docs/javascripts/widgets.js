@@ -10,9 +10,6 @@
   // Instant navigation runs the script again on each page that has a widget: set up once.
   if (window.attnlit) return;
   const SVG = "http://www.w3.org/2000/svg";
-  // matplotlib's "Blues", the colour map of attnlit.plots.heatmap.
-  const BLUES = ["f7fbff", "deebf7", "c6dbef", "9ecae1", "6baed6", "4292c6", "2171b5", "08519c",
-    "08306b"].map(hex => [0, 2, 4].map(i => parseInt(hex.slice(i, i + 2), 16)));
   const GREY = "#888888", f4 = v => v.toFixed(4);
   const kinds = (window.attnlitKinds ??= {}); // filled by the kinds' scripts, maybe first
   let made = 0; // element ids
@@ -31,18 +28,18 @@
   const text = (g, x, y, s, attrs = {}) =>
     make(g, "text", { x, y, "text-anchor": "middle", ...attrs }, s);
 
-  function blues(v) {
-    const x = Math.min(Math.max(v, 0), 1) * 8, i = Math.min(7, Math.floor(x));
-    return `rgb(${BLUES[i].map((c, j) => Math.round(c + (x - i) * (BLUES[i + 1][j] - c)))})`;
-  }
+  // The step of the heatmaps' scale nearest to v / vmax, 0 to 20, as attnlit.plots.level
+  // finds it: each step's colour, and its number's, are the palette's (extra.css).
+  const level = (v, vmax) => Math.floor(Math.min(Math.max(v / vmax, 0), 1) * 20 + 0.5);
 
   // A heatmap as attnlit.plots.heatmap draws it: one row per query, one column per key, the
-  // value in each cell (dark text on light cells), hidden cells hatched and empty.
+  // value in each cell, hidden cells hatched over a grey of their own and empty.
   function grid(g, x0, y0, size, rows, o = {}) {
     const vmax = o.vmax ?? 1, n = rows.length, font = o.font ?? 11;
     rows.forEach((row, m) => row.forEach((v, p) => {
       const x = x0 + p * size, y = y0 + m * size;
       if (o.hidden?.(m, p)) {
+        make(g, "rect", { x, y, width: size, height: size, style: "fill: var(--attnlit-masked)" });
         for (const t of [0.25, 0.5, 0.75]) {
           make(g, "line", { x1: x, y1: y + t * size, x2: x + t * size, y2: y, stroke: GREY });
           make(g, "line", { x1: x + t * size, y1: y + size, x2: x + size, y2: y + t * size,
@@ -50,10 +47,11 @@
         }
         return;
       }
-      make(g, "rect", { x, y, width: size, height: size, fill: blues(v / vmax) });
+      const k = level(v, vmax);
+      make(g, "rect", { x, y, width: size, height: size, style: `fill: var(--attnlit-w${k})` });
       const mark = o.mark?.(m, p) ?? (o.digits === undefined ? "" : v.toFixed(o.digits));
       if (mark) text(g, x + size / 2, y + size / 2, mark, { dy: "0.35em", "font-size": font,
-        style: `fill: ${v > 0.55 * vmax ? "white" : "#222222"}` });
+        style: `fill: var(--attnlit-t${k})` });
     }));
     if (o.title) text(g, x0 + n * size / 2, y0 - 8, o.title, { "font-size": 13 });
     (o.rows ?? []).forEach((label, m) => text(g, x0 - 5, y0 + (m + 0.5) * size, label,

@@ -115,7 +115,8 @@ show({f"head {h + 1}": caught[0][h] for h in range(2)}, "heads")
 # stand for bytes: any ASCII text of up to 32 characters is something it can read. Type a
 # `text` that repeats itself, or set `text = ""` to draw `length` random tokens from
 # `seed` and repeat them (so `length` is at most 16). Head `l.h` is head `h` of layer `l`,
-# counted from 0. White is a weight of 0, the darkest blue 1.
+# counted from 0. A weight of 0 is the colour nearest the page's, a weight of 1 the
+# strongest blue.
 
 # %%
 from attnlit.gpt import load_trained
