@@ -897,6 +897,9 @@ BROKEN = {
                                                                      for sequence in data["sequences"]]},
     ("smaller-caches.md", None): lambda data: {**data, "models": [{**model, "designs": None}
                                                                   for model in data["models"]]},
+    ("multi-head-attention.md", None): lambda data: {**data, "shares": None},
+    ("generation.md", None): lambda data: {**data, "steps": [{**step, "weights": None} for step in data["steps"]]},
+    ("flash-attention.md", None): lambda data: {**data, "steps": [{**step, "scores": None} for step in data["steps"]]},
 }
 WIDGET_DATA = re.compile(r'(<div class="attnlit-data" hidden>)(.*?)(</div>)', re.DOTALL)
 # What the page logs as errors (widgets.js logs a widget that failed), kept in the page.
