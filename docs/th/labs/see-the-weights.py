@@ -1,6 +1,6 @@
 # ---
 # jupyter:
-#   translated_from: "e0156137ae30"
+#   translated_from: "e8200bc7b623"
 # ---
 
 # %% [markdown]
@@ -119,8 +119,8 @@ show({f"head {h + 1}": caught[0][h] for h in range(2)}, "heads")
 # โมเดลจึงอ่านข้อความ ASCII ใด ๆ ที่ยาวไม่เกิน 32 ตัวอักษรได้ ลองพิมพ์ `text` ที่มีส่วนซ้ำกัน
 # หรือตั้ง `text = ""` เพื่อสุ่ม token `length` ตัวจาก `seed` แล้วนำมาซ้ำอีกรอบ
 # (`length` จึงต้องไม่เกิน 16)
-# head `l.h` คือ head `h` ของ layer `l` โดยนับจาก 0 สีขาวคือน้ำหนัก 0
-# และสีน้ำเงินเข้มที่สุดคือ 1
+# head `l.h` คือ head `h` ของ layer `l` โดยนับจาก 0 น้ำหนัก 0 ใช้สีที่ใกล้กับสีของหน้ามากที่สุด
+# และน้ำหนัก 1 ใช้สีน้ำเงินที่เด่นที่สุด
 
 # %%
 from attnlit.gpt import load_trained
