@@ -1,6 +1,6 @@
 # ---
 # jupyter:
-#   translated_from: "e0156137ae30"
+#   translated_from: "e8200bc7b623"
 # ---
 
 # %% [markdown]
@@ -120,8 +120,8 @@ show({f"head {h + 1}": caught[0][h] for h in range(2)}, "heads")
 # ID token ngẫu nhiên từ 0 đến 255, và các ID này có thể coi là các byte: nó đọc được mọi văn
 # bản ASCII dài tối đa 32 ký tự. Hãy gõ một `text` tự lặp lại, hoặc đặt `text = ""` để sinh
 # `length` token ngẫu nhiên từ `seed` rồi lặp lại chúng (nên `length` tối đa là 16).
-# Head `l.h` là head `h` của tầng `l`, đếm từ 0. Màu trắng là trọng số 0, màu xanh đậm nhất
-# là 1.
+# Head `l.h` là head `h` của tầng `l`, đếm từ 0. Trọng số 0 có màu gần màu nền trang nhất,
+# trọng số 1 có màu xanh lam nổi bật nhất.
 
 # %%
 from attnlit.gpt import load_trained
