@@ -62,7 +62,10 @@
         "fill-opacity": 0.4, stroke: "currentColor", "stroke-width": 0.5 });
       text(svg, cx + (j + 0.5) * W, cy + (m + 0.5) * s, v.toFixed(2), { dy: "0.35em", "font-size": 11 });
     }));
-    text(svg, cx + W, cy - 8, t("context (n, hd)"), { "font-size": 13 });
+    // On a narrow screen in two lines: in one, a longer translation ran past the drawing.
+    if (narrow) [t("context"), "(n, hd)"].forEach((line, i) =>
+      text(svg, cx + W, cy - 24 + 16 * i, line, { "font-size": 13 }));
+    else text(svg, cx + W, cy - 8, t("context (n, hd)"), { "font-size": 13 });
     frame(svg, cx, cy + query * s, hd * W, s, { stroke: ORANGE });
     matrix(...at[4], d.merged, j => Math.floor(j / hd), mine, t("concatenated (n, c)"));
     matrix(...at[5], d.shares[chosen], () => chosen, () => true,
