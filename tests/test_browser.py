@@ -2442,8 +2442,10 @@ def printed(page_name: str, part: Printed) -> list[str]:
 
 
 def numbers(rows: list[str]) -> list[str]:
-    """The numbers of some rows, as written (the widgets write minus signs as −)."""
-    return NUMBER.findall("\n".join(rows).replace("−", "-"))
+    """The numbers of some rows, as written (the widgets write minus signs as −), a number
+    grouped by thousands as one (4,096 in English, 4096 or 4 096 in Vietnamese)."""
+    text = "\n".join(rows).replace("−", "-")
+    return NUMBER.findall(re.sub(r"(?<=\d)[,\u202f](?=\d{3}(?!\d))", "", text))
 
 
 def widget(browsed: dict, page_name: str, kind: str | None = None) -> dict:
