@@ -13,7 +13,7 @@ OLDEST_PYTHON := 3.11.5
 # The translations: mkdocs.<lang>.yml builds docs/<lang>/ into site/<lang>/ (CONTRIBUTING.md).
 LANGUAGES := $(patsubst mkdocs.%.yml,%,$(wildcard mkdocs.*.yml))
 
-.PHONY: serve test tangle build bench lock clean $(addprefix serve-,$(LANGUAGES))
+.PHONY: serve test quick tangle build bench lock clean $(addprefix serve-,$(LANGUAGES))
 
 # The port make serve listens on, checked before the build: make serve PORT=8001.
 PORT ?= 8000
@@ -30,6 +30,9 @@ $(addprefix serve-,$(LANGUAGES)): serve-%: $(STAMP)  ## serve one translation, e
 
 test: $(STAMP)  ## run every test: code blocks, unit tests, drift check, strict site build
 	$(BIN)/pytest
+
+quick: $(STAMP)  ## the fast loop: unit tests, code blocks and notebooks, no site build or browser
+	$(BIN)/pytest -m "not site"
 
 tangle: $(STAMP)  ## regenerate attnlit/ from the chapters in docs/
 	$(BIN)/python tools/tangle.py

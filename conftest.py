@@ -1,4 +1,4 @@
-"""The test session: site builds and code run alone in the background, for every test.
+"""The test session: site builds and code run alone in the background, for the tests chosen.
 
 At the repository's root, so that it applies to the code blocks of docs/ and README.md (which
 pytest-codeblocks collects) as well as to tests/.
@@ -33,15 +33,24 @@ import tangle  # noqa: E402
 BUILDS = pytest.StashKey[dict]()
 RUNNER = pytest.StashKey[alone.Runner]()
 SCRATCH = pytest.StashKey[Path]()
-# The test files that wait for the builds; the builds start with the session, and only when one
-# of them may run. The same goes for the pages whose code blocks run, and for the notebooks.
-BUILD_USERS = ("test_site.py", "test_browser.py", "test_notebooks.py")
 PAGES = tangle.english_docs(ROOT) + [ROOT / "README.md"]  # pytest's order
 # A translated page (docs/<lang>/) holds its English page's code blocks and outputs, which
 # tests/test_translations.py proves equal token by token: they run once, on the English page.
 collect_ignore = [f"docs/{code}" for code in tangle.translations(ROOT)]
 # The translations' sites (mkdocs.<lang>.yml), built beside the English one and put in it.
 LANGUAGES = tangle.translations(ROOT)
+# The fixtures of the tests that read what runs in the background: the built sites, the code
+# run alone, the browser's visits of the built site.
+NEEDS_SITE = {"builds", "site", "browsed"}
+WAITING = NEEDS_SITE | {"ran_alone"}
+# The loops a maintainer runs (CONTRIBUTING.md), by marker; each test gets its markers from
+# what it is (pytest_collection_modifyitems), so a new test needs none written.
+MARKERS = {
+    "site": "needs the built site (its tests, the browser's, the notebooks' downloads)",
+    "browser": "reads the site in a real browser (tests/test_browser.py)",
+    "i18n": "about a translation: its page, its language, its words",
+}
+TRANSLATION_FILES = ("test_translations.py", "test_words.py")
 
 ASSEMBLING = threading.Lock()
 BROKEN_PAGE = "# A page\n\nSee [nowhere](#no-such-anchor).\n"
@@ -81,18 +90,6 @@ def broken_copy(where: Path) -> Path:
     return where
 
 
-def wanted(session, files: list[Path]) -> list[Path]:
-    """Those of these files that the command line names, itself or by a folder above it,
-    and does not --ignore."""
-
-    def named(file: Path, paths: list[str]) -> bool:
-        return any(file == path or path in file.parents for path in map(Path.resolve, map(Path, paths)))
-
-    ignored = session.config.getoption("ignore") or []
-    return [file for file in files if named(file, [arg.split("::")[0] for arg in session.config.args])
-            and not named(file, ignored)]
-
-
 @contextlib.contextmanager
 def interrupts_deferred():
     """Hold Ctrl-C back until every process started is on record, so that all are stopped."""
@@ -106,24 +103,80 @@ def interrupts_deferred():
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
-def pytest_sessionstart(session):
-    """Start the site builds and the code run alone now, beside the code blocks.
+def pytest_configure(config):
+    for name, meaning in MARKERS.items():
+        config.addinivalue_line("markers", f"{name}: {meaning}")
 
-    The real site builds with the caches that `make serve` uses, keyed on attnlit's code and
-    the pinned environment (tools/cache_key.py): labs run and figures are drawn again
-    whenever something they depend on changes, and a fresh clone builds cold.
+
+def translated(item) -> bool:
+    """A test of a translation: in a translation's test file, or one of its parameters names a
+    language or a translated page ("th", "th/dropout.md", "docs/vi/lab.py")."""
+    if item.path.name in TRANSLATION_FILES:
+        return True
+    values = getattr(getattr(item, "callspec", None), "params", {}).values()
+    return any(isinstance(value, str) and (value in LANGUAGES or value.removeprefix("docs/").split("/")[0] in LANGUAGES)
+               for value in values)
+
+
+@pytest.hookimpl(tryfirst=True)  # before -m and -k deselect: they read the markers given here
+def pytest_collection_modifyitems(config, items):
+    """Each test's markers; pytest-codeblocks' Python blocks each run alone (tests/alone.py).
+
+    The tests that only read what the background computes (the blocks run alone, the builds,
+    the browser's visits) go last, in their order: the others run first, on a core the
+    background leaves, instead of after it on one core while the other waits.
+    """
+    waiting = []
+    for item in items:
+        fixtures = set(getattr(item, "fixturenames", ()))
+        if item.path.name == "test_browser.py":
+            item.add_marker("browser")
+        if NEEDS_SITE & fixtures or item.path.name == "test_browser.py":
+            item.add_marker("site")
+        if translated(item):
+            item.add_marker("i18n")
+        block = getattr(item, "obj", None)
+        if isinstance(block, pytest_codeblocks.CodeBlock) and block.syntax == "python":
+            item.runtest = functools.partial(run_alone, item, block)
+            waiting.append(item)
+        elif WAITING & fixtures:
+            waiting.append(item)
+    ids = set(map(id, waiting))
+    items[:] = [item for item in items if id(item) not in ids] + waiting
+
+
+def pytest_collection_finish(session):
+    """Start what the selected tests read, once -m, -k and paths have chosen them: the code
+    blocks and notebooks run alone, the site builds, the browser's visits of the built site.
+
+    The browser tests' module visits every page in the background as soon as the site is
+    built (its `start_browsing`), so that the visits overlap with the tests that run first.
     """
     with interrupts_deferred():
         start_background(session)
+    browsing = {item.module for item in session.items if hasattr(getattr(item, "module", None), "start_browsing")}
+    for module in browsing:
+        module.start_browsing(functools.partial(built_site, session.config))
+
+
+def block_name(item) -> str | None:
+    """A Python code block's name, "docs/page.md:12", as alone.block_jobs names its job."""
+    block = getattr(item, "obj", None)
+    if isinstance(block, pytest_codeblocks.CodeBlock) and block.syntax == "python":
+        return f"{item.path.relative_to(ROOT).as_posix()}:{block.lineno}"
+    return None
 
 
 def start_background(session) -> None:
-    jobs = [job for job, _ in alone.block_jobs(wanted(session, PAGES), ROOT).values()]
-    if wanted(session, [ROOT / "tests" / "test_notebooks.py"]):
-        jobs += [job for job, _ in alone.notebook_jobs(ROOT).values()]
+    items = session.items
+    blocks = {name for name in map(block_name, items) if name}
+    jobs = [job for name, (job, _) in alone.block_jobs(PAGES, ROOT).items() if name in blocks]
+    notebooks = {item.callspec.params["page"] for item in items
+                 if "ran_alone" in getattr(item, "fixturenames", ()) and hasattr(item, "callspec")}
+    jobs += [job for page, (job, _) in alone.notebook_jobs(ROOT).items() if page in notebooks]
     if jobs:
         session.config.stash[RUNNER] = alone.Runner(jobs)
-    if not wanted(session, [ROOT / "tests" / name for name in BUILD_USERS]):
+    if not any(NEEDS_SITE & set(getattr(item, "fixturenames", ())) for item in items):
         return
     scratch = session.config.stash[SCRATCH] = Path(tempfile.mkdtemp(prefix="attnlit-builds-"))
     builds = session.config.stash[BUILDS] = {}  # filled as they start: all are stopped
@@ -134,32 +187,9 @@ def start_background(session) -> None:
     builds["broken"] = start_build(broken, scratch / "broken-out", scratch / "broken-cache"), scratch / "broken-out"
 
 
-# The fixtures of the tests that read what runs in the background.
-WAITING = {"builds", "site", "ran_alone", "browsed"}
-
-
-def pytest_collection_modifyitems(config, items):
-    """pytest-codeblocks collects the Python blocks; each runs alone (tests/alone.py).
-
-    The tests that only read what the background computes (the blocks run alone, the builds,
-    the browser's visits) go last, in their order: the others run first, on a core the
-    background leaves, instead of after it on one core while the other waits.
-    """
-    waiting = []
-    for item in items:
-        block = getattr(item, "obj", None)
-        if isinstance(block, pytest_codeblocks.CodeBlock) and block.syntax == "python":
-            item.runtest = functools.partial(run_alone, item, block)
-            waiting.append(item)
-        elif WAITING & set(getattr(item, "fixturenames", ())):
-            waiting.append(item)
-    ids = set(map(id, waiting))
-    items[:] = [item for item in items if id(item) not in ids] + waiting
-
-
 def run_alone(item, block: pytest_codeblocks.CodeBlock) -> None:
     """What pytest-codeblocks checks, of the block run alone: it runs, and prints its output."""
-    name = f"{item.path.relative_to(ROOT).as_posix()}:{block.lineno}"
+    name = block_name(item)
     result = item.config.stash[RUNNER].result(name)
     if result["error"] is not None:
         raise RuntimeError(f"{name}: the block failed, run alone:\n{result['error']}")
@@ -171,22 +201,6 @@ def run_alone(item, block: pytest_codeblocks.CodeBlock) -> None:
     if printed != expected:
         raise RuntimeError(f"{name}:\nExpected output\n```\n{block.expected_output}```\n"
                            f"but got\n```\n{result['printed'][0]}```")
-
-
-def pytest_collection_finish(session):
-    """Stop the builds if no selected test needs them; start the browser work if one does.
-
-    The browser tests' module visits every page in the background as soon as the site is
-    built (its `start_browsing`), so that the visits overlap with the tests that run first.
-    """
-    started = session.config.stash.get(BUILDS, {})
-    if started and not any({"builds", "site"} & set(getattr(item, "fixturenames", ())) for item in session.items):
-        for process, _ in started.values():
-            stop(process)
-        return
-    browsing = {item.module for item in session.items if hasattr(getattr(item, "module", None), "start_browsing")}
-    for module in browsing:
-        module.start_browsing(functools.partial(built_site, session.config))
 
 
 def built_site(config) -> Path:
