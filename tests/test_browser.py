@@ -1521,11 +1521,14 @@ TIMELINE_STATE = """figure => ({
     busy: figure.querySelector(".attnlit-status").hasAttribute("aria-busy"),
     status: figure.querySelector(".attnlit-status").textContent,
 })"""
-# Every step the timeline shows from now on, in order.
-WATCH_STEPS = """figure => {
+# Every step the timeline shows from now on, in order, each as the reader saw it then (its
+# state read when the step changed, not after a round trip: playing moves on by itself).
+WATCH_STEPS = f"""figure => {{
     const out = figure.querySelector("output"), steps = window.attnlitSteps = [];
-    new MutationObserver(() => steps.push(out.textContent)).observe(out, { childList: true, characterData: true, subtree: true });
-}"""
+    new MutationObserver(() => steps.push(({TIMELINE_STATE})(figure)))
+        .observe(out, {{ childList: true, characterData: true, subtree: true }});
+}}"""
+STEPS_SEEN = "n => window.attnlitSteps.length >= n"
 STOPPED = "figure => !figure.querySelector('.attnlit-status').hasAttribute('aria-busy')"
 # On a phone, with the slider at the top of the screen, under Material's header: the heads' top
 # and bottom, and the screen's height.
@@ -1582,12 +1585,14 @@ async def timeline_record(browser, server: str) -> dict:
             await figure.evaluate(WATCH_STEPS)
             await play.focus()
             await page.keyboard.press("Enter")
-            seen["playing"] = await figure.evaluate(TIMELINE_STATE)
             await page.wait_for_function(STOPPED, arg=handle)
-            seen["played"] = {**await figure.evaluate(TIMELINE_STATE), "steps": await page.evaluate("attnlitSteps"),
+            steps = await page.evaluate("attnlitSteps.splice(0)")
+            seen["playing"] = steps[0]  # as the first step after the press was shown
+            seen["played"] = {**await figure.evaluate(TIMELINE_STATE), "steps": [step["step"] for step in steps],
                               "numbers": await figure.evaluate("f => f.querySelector('.attnlit-numbers').textContent")}
             await page.keyboard.press("Enter")  # at the end: from the first again
-            seen["again"] = await figure.evaluate(TIMELINE_STATE)
+            await page.wait_for_function(STEPS_SEEN, arg=1)
+            seen["again"] = (await page.evaluate("attnlitSteps"))[0]
             await page.keyboard.press("Enter")  # and paused
             seen["paused"] = await figure.evaluate(TIMELINE_STATE)
         finally:
