@@ -457,3 +457,65 @@ def test_search_leaves_out_displayed_formulas_and_tables_of_numbers(site):
             left_out += 1
         kept += sum(letters(table) in indexed[page] for table, of_numbers in zip(tables, numbers) if not of_numbers)
     assert left_out > 20 and kept > 10, (left_out, kept)
+
+
+# A translated page's widgets and figures: its English page's, its words aside. What the browser
+# checks of a widget's controls, of its figure without JavaScript and of a figure's classes
+# (tests/test_browser.py) is then checked on the English page alone: it cannot differ.
+WIDGET_DATA = re.compile(r'<div class="attnlit-data" hidden>(.*?)</div>', re.DOTALL)
+SVG = re.compile(r"<svg\b.*?</svg>", re.DOTALL)
+ELEMENT = re.compile(r"<([a-zA-Z]+)\b[^>]*?\bclass=\"([^\"]*)\"")
+STYLE = re.compile(r"<style\b[^>]*>(.*?)</style>", re.DOTALL)
+TRANSLATED_PAGES = [(language, page) for language in LANGUAGES for page in i18n.pages(language, ROOT)]
+
+
+def built_file(site: Path, source: Path) -> Path:
+    """The HTML file that MkDocs built from docs/<source> (a lab's too)."""
+    name = source.relative_to(ROOT / "docs").with_suffix("")
+    return site / (name.parent / "index.html" if name.name == "index" else name / "index.html")
+
+
+def widgets_data(page: Path) -> list[dict]:
+    """A built page's widgets' data, each as the widget reads it, its fetched part read in,
+    without its words."""
+    found = []
+    for text in WIDGET_DATA.findall(page.read_text(encoding="utf-8")):
+        data = json.loads(unescape(text))
+        if "fetched" in data:  # an address relative to the page's folder, with its language's prefix
+            data["fetched"] = json.loads((page.parent / data["fetched"]).read_text(encoding="utf-8"))
+        data.pop("strings", None)
+        found.append(data)
+    return found
+
+
+def classes_from_the_site(page: Path) -> list[list[tuple[str, str]]]:
+    """Each drawing of a built page (a figure's, a widget's, a lab's): the classes its elements
+    carry, by kind of element, that no drawing's <style> names (a figure of panels styles them
+    all in its first), which the site's stylesheet must style."""
+    drawings = SVG.findall(page.read_text(encoding="utf-8"))
+    drawn = {name for svg in drawings for style in STYLE.findall(svg) for name in re.findall(r"\.([\w-]+)", style)}
+    return [sorted({(tag, name) for tag, names in ELEMENT.findall(svg) for name in names.split() if name not in drawn})
+            for svg in drawings]
+
+
+@pytest.mark.parametrize("language, page", TRANSLATED_PAGES)
+def test_a_translated_pages_widgets_and_figures_are_its_english_pages_but_for_their_words(site, language, page):
+    translated = built_file(site, i18n.docs_dir(language, ROOT) / page)
+    english = built_file(site, ROOT / "docs" / page)
+    assert widgets_data(translated) == widgets_data(english)
+    # Its drawings are laid out around its words (a longer label, another anchor: other rules),
+    # from the same code: each has the classes from the site that the English one has, and
+    # every other class it carries is named in a drawing's <style>.
+    assert classes_from_the_site(translated) == classes_from_the_site(english)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_comparison_of_translated_widgets_and_figures_sees_them_all(site, language):
+    """Each widget and figure of a translation found, its words and styles as well."""
+    pages = [built_file(site, i18n.docs_dir(language, ROOT) / page) for page in i18n.pages(language, ROOT)]
+    data = [one for page in pages for one in widgets_data(page)]
+    drawings = [svg for page in pages for svg in SVG.findall(page.read_text(encoding="utf-8"))]
+    assert len(data) >= 10 and all(one["kind"] for one in data)
+    assert sum(bool(STYLE.search(svg)) for svg in drawings) >= 60
+    assert sum(len(ELEMENT.findall(svg)) for svg in drawings) >= 5_000  # classes, each checked
+    assert sum(page.read_text(encoding="utf-8").count("data-widget=") for page in pages) == len(data)
