@@ -700,6 +700,7 @@ def on_post_build(config, **kwargs) -> None:
         target = Path(config.site_dir) / path
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text, encoding="utf-8")
+    fetched.clear()  # `mkdocs serve` builds again in this process: from its pages only
     scripts = Path(config.site_dir) / Path(WIDGETS_JS).parent
     for script in sorted(scripts.rglob("*.js")):
         name = script.relative_to(config.site_dir)
