@@ -28,17 +28,17 @@ sys.path[:0] = [str(ROOT / "tools"), str(ROOT / "tests")]
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import alone  # noqa: E402
-import tangle  # noqa: E402
+import site_config  # noqa: E402
 
 BUILDS = pytest.StashKey[dict]()
 RUNNER = pytest.StashKey[alone.Runner]()
 SCRATCH = pytest.StashKey[Path]()
-PAGES = tangle.english_docs(ROOT) + [ROOT / "README.md"]  # pytest's order
+PAGES = site_config.english_docs(ROOT) + [ROOT / "README.md"]  # pytest's order
 # A translated page (docs/<lang>/) holds its English page's code blocks and outputs, which
 # tests/test_translations.py proves equal token by token: they run once, on the English page.
-collect_ignore = [f"docs/{code}" for code in tangle.translations(ROOT)]
+collect_ignore = [f"docs/{code}" for code in site_config.translations(ROOT)]
 # The translations' sites (mkdocs.<lang>.yml), built beside the English one and put in it.
-LANGUAGES = tangle.translations(ROOT)
+LANGUAGES = site_config.translations(ROOT)
 # The fixtures of the tests that read what runs in the background: the built sites, the code
 # run alone, the browser's visits of the built site.
 NEEDS_SITE = {"builds", "site", "browsed"}

@@ -36,7 +36,7 @@ from pathlib import Path
 import pytest_codeblocks
 
 import notebooks
-import tangle
+import site_config
 
 PARENT = r'''
 import io, json, os, sys, tempfile, traceback, warnings
@@ -230,7 +230,7 @@ def notebook_jobs(root: Path) -> dict[str, tuple[Job, list[str] | None]]:
     for a lab, whose outputs are made when the site is built).
     """
     jobs = {}
-    for page in tangle.nav_pages(root):
+    for page in site_config.nav_pages(root):
         path = root / page
         if path.name == "index.md":
             continue

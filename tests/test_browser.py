@@ -44,6 +44,7 @@ from types import SimpleNamespace
 import pytest
 
 import i18n
+import site_config
 import tangle
 import thai_words
 
@@ -92,7 +93,7 @@ TRANSLATED_BUDGET = {kind: budget * 4 // 3 for kind, budget in BUDGET.items()}
 # A translation's search may send a third more too (a Thai letter is 3 bytes; the Thai index
 # also holds the word pairs a reader types as one word).
 TRANSLATED_SEARCH_BUDGET = SEARCH_BUDGET * 4 // 3
-ENGLISH = [page.removeprefix("docs/") for page in tangle.nav_pages(ROOT)]
+ENGLISH = [page.removeprefix("docs/") for page in site_config.nav_pages(ROOT)]
 TRANSLATED = [f"{language}/{page}" for language in LANGUAGES for page in i18n.pages(language, ROOT)]
 PAGES = ENGLISH + TRANSLATED
 ANNOTATION = re.compile(r"# \(\d+\)!$", re.MULTILINE)  # Material copies the code without it
@@ -118,7 +119,7 @@ SEARCHES = {
     "nn.MultiheadAttention": (["production-attention/"], []),
     "register_buffer": ([], ["causal-attention/"]),  # code in prose, split as the index splits it
 }
-SEPARATOR = re.compile(next(plugin["search"]["separator"] for plugin in tangle.read_config(ROOT)["plugins"]
+SEPARATOR = re.compile(next(plugin["search"]["separator"] for plugin in site_config.read_config(ROOT)["plugins"]
                             if isinstance(plugin, dict) and "search" in plugin))  # as Material splits
 # Words as Thai and Vietnamese readers type them, a key press a letter and no space after: each
 # must find its page, and a preview that holds it. Thai writes no space between words: บริบท
@@ -2146,8 +2147,8 @@ def test_a_long_listing_shows_its_start_and_the_rest_at_a_click(browsed, page_na
 
 # The chapters, in every language: the nav's pages whose title is a chapter's number and name
 # ("10b. The training code"), not the home page, the labs or the appendix.
-CHAPTERS = [name for name in PAGES if re.match(r"\d+[a-z]?\. ", tangle.nav_titles(
-    tangle.read_config(ROOT)["nav"]).get(name.split("/", 1)[-1] if language_of(name) != i18n.ENGLISH else name, ""))]
+CHAPTERS = [name for name in PAGES if re.match(r"\d+[a-z]?\. ", site_config.nav_titles(
+    site_config.read_config(ROOT)["nav"]).get(name.split("/", 1)[-1] if language_of(name) != i18n.ENGLISH else name, ""))]
 FIRST_PICTURE_BY = 2_500  # px from the page's top, at 1280 px
 LONGEST_WITHOUT_A_PICTURE = 6_000  # px
 

@@ -7,6 +7,7 @@ from pathlib import Path
 import jupytext
 
 import notebooks
+import site_config
 import tangle
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -58,7 +59,7 @@ def test_headings_hold_no_tex():
 
 def nav_labels(item=None) -> list[tuple[str, str]]:
     """(label, page) of every page mkdocs.yml's nav names, in order."""
-    item = tangle.read_config(ROOT)["nav"] if item is None else item
+    item = site_config.read_config(ROOT)["nav"] if item is None else item
     if isinstance(item, list):
         return [pair for value in item for pair in nav_labels(value)]
     return [pair for label, value in item.items()

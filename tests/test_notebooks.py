@@ -9,10 +9,10 @@ import pytest_codeblocks
 
 import i18n
 import notebooks
-import tangle
+import site_config
 
 ROOT = Path(__file__).resolve().parent.parent
-PAGES = [page for page in tangle.nav_pages(ROOT) if not page.endswith("index.md")]
+PAGES = [page for page in site_config.nav_pages(ROOT) if not page.endswith("index.md")]
 CHAPTERS = [page for page in PAGES if page.endswith(".md")]
 LABS = [page for page in PAGES if page.endswith(".py")]
 # A translated lab downloads as its own notebook: its language's words, the English code.

@@ -11,13 +11,14 @@ import pytest
 
 import i18n
 import mkdocs_hooks
+import site_config
 import tangle
 
 ROOT = Path(__file__).resolve().parent.parent
 CHAPTER = "attention-without-weights"
 LANGUAGES = i18n.languages(ROOT)
 # Every Markdown page of every language: a translation's lies in site/<lang>/ (tools/i18n.py).
-PAGES = [ROOT / page for page in tangle.nav_pages(ROOT) if page.endswith(".md")] + [
+PAGES = [ROOT / page for page in site_config.nav_pages(ROOT) if page.endswith(".md")] + [
     i18n.docs_dir(language, ROOT) / page for language in LANGUAGES for page in i18n.pages(language, ROOT)
     if page.endswith(".md")]
 KINDS = ROOT / "docs" / "javascripts" / "widgets"  # a script per kind of widget
@@ -174,7 +175,7 @@ def test_only_pages_with_a_widget_load_the_scripts_and_only_those_they_need(site
     What widgets share, then the page's kinds, then the script of a playground; relative URLs
     that lead to the scripts from the page, at any depth.
     """
-    assert "extra_javascript" not in tangle.read_config(ROOT)
+    assert "extra_javascript" not in site_config.read_config(ROOT)
     pages, playgrounds = 0, 0
     for page in site.rglob("*.html"):
         text = page.read_text(encoding="utf-8")
@@ -239,7 +240,7 @@ class Selector(HTMLParser):
 def test_the_language_selector_of_every_page_leads_to_that_page_in_each_language(site):
     """Or, where it is not translated, to the language's first page, saying so."""
     checked = 0
-    english = [page.removeprefix("docs/") for page in tangle.nav_pages(ROOT)]
+    english = [page.removeprefix("docs/") for page in site_config.nav_pages(ROOT)]
     for language in [i18n.ENGLISH, *LANGUAGES]:
         for page in english if language == i18n.ENGLISH else i18n.pages(language, ROOT):
             here = site / (language if language != i18n.ENGLISH else "") / mkdocs_hooks.page_url(page) / "index.html"
@@ -278,8 +279,8 @@ def test_the_thai_index_has_its_words_split(site):
 @pytest.mark.parametrize("language", [i18n.ENGLISH, *LANGUAGES])
 def test_the_nav_shows_each_pages_title_from_the_config(site, language):
     """A lab too: its nav title ("Why scale", under "Labs"), not its first heading."""
-    config = tangle.read_config(ROOT) if language == i18n.ENGLISH else i18n.language_config(language, ROOT)
-    titles = {page: title for page, title in tangle.nav_titles(config["nav"]).items() if page != "index.md"}
+    config = site_config.read_config(ROOT) if language == i18n.ENGLISH else i18n.language_config(language, ROOT)
+    titles = {page: title for page, title in site_config.nav_titles(config["nav"]).items() if page != "index.md"}
     html = (site / mkdocs_hooks.language_url(language) / "index.html").read_text(encoding="utf-8")
     shown = {href: unescape(" ".join(text.split())) for href, text in re.findall(
         r'<a href="([^"]*)" class="md-nav__link">\s*<span class="md-ellipsis">(.*?)</span>', html, re.DOTALL)}
@@ -385,7 +386,7 @@ def test_a_translations_index_gives_its_search_the_spellings_of_its_glossary(sit
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_translated_page_describes_itself_in_its_language(site, language):
     """The <meta name="description"> that search engines and link previews show."""
-    english, own = tangle.read_config(ROOT)["site_description"], i18n.language_config(language, ROOT)["site_description"]
+    english, own = site_config.read_config(ROOT)["site_description"], i18n.language_config(language, ROOT)["site_description"]
     assert own != english and i18n.glossary_errors(i18n.glossary(language, ROOT), own, language) == []
     for page in i18n.pages(language, ROOT):
         html = built_page(site, i18n.docs_dir(language, ROOT) / page)
@@ -444,7 +445,7 @@ def test_search_leaves_out_displayed_formulas_and_tables_of_numbers(site):
         page = doc["location"].split("#")[0]
         indexed[page] = indexed.get(page, "") + letters(doc["text"])
     left_out = kept = 0
-    for source in [ROOT / page for page in tangle.nav_pages(ROOT) if page.endswith(".md")]:
+    for source in [ROOT / page for page in site_config.nav_pages(ROOT) if page.endswith(".md")]:
         html = built_page(site, source)
         article = html[html.index("<article"):html.index("</article>")]
         tables = re.findall(r"<table[^>]*>(.*?)</table>", article, re.DOTALL)

@@ -12,7 +12,7 @@ import pytest
 
 import i18n
 import mkdocs_hooks
-import tangle
+import site_config
 
 ROOT = Path(__file__).resolve().parent.parent
 LANGUAGES = i18n.languages(ROOT)
@@ -63,7 +63,7 @@ def test_the_words_widgets_take_from_their_data_are_found():
 
 
 def test_each_language_has_its_config_its_folder_and_its_glossary():
-    english = tangle.read_config(ROOT)
+    english = site_config.read_config(ROOT)
     assert LANGUAGES == ["th", "vi"]
     for language in LANGUAGES:
         config = i18n.language_config(language, ROOT)
@@ -208,7 +208,7 @@ def test_prose_leaves_out_code_formulas_links_and_markers():
 
 def test_the_nav_of_each_language_lists_its_pages_in_the_english_order():
     for language in LANGUAGES:
-        listed = [page for page in tangle.nav_pages(ROOT)]  # the English nav, as docs/... paths
+        listed = [page for page in site_config.nav_pages(ROOT)]  # the English nav, as docs/... paths
         config = i18n.language_config(language, ROOT)
 
         def pages(item):
@@ -225,12 +225,12 @@ def test_the_nav_of_each_language_lists_its_pages_in_the_english_order():
 def test_a_translated_page_title_is_its_nav_title():
     for language in LANGUAGES:
         config = i18n.language_config(language, ROOT)
-        for page, label in tangle.nav_titles(config["nav"]).items():
+        for page, label in site_config.nav_titles(config["nav"]).items():
             text = (i18n.docs_dir(language, ROOT) / page).read_text(encoding="utf-8")
             heading = next(line for line in i18n.prose(text, page).splitlines() if line.startswith("# "))
             heading = heading.removeprefix("# ").strip()
             if page == "index.md":  # "Home", as in English: its heading, the site's name, is above the nav
-                assert label not in (heading, tangle.read_config(ROOT)["site_name"]), f"{language}/{page}"
+                assert label not in (heading, site_config.read_config(ROOT)["site_name"]), f"{language}/{page}"
                 continue
             if i18n.is_lab(page):  # "Lab: why scale" is "Why scale" under "Labs", as in English
                 heading = heading.split(": ", 1)[-1]
@@ -430,7 +430,7 @@ def test_english_anchors_are_markdowns_own():
     """Every English heading keeps the anchor it had before the slugify of the translations."""
     from markdown.extensions.toc import slugify
 
-    headings = [line.lstrip("#").strip() for path in tangle.english_docs(ROOT)
+    headings = [line.lstrip("#").strip() for path in site_config.english_docs(ROOT)
                 for line in i18n.prose(path.read_text(encoding="utf-8")).splitlines() if line.startswith("#")]
     assert len(headings) > 100
     assert [mkdocs_hooks.slugify(h, "-") for h in headings] == [slugify(h, "-") for h in headings]
@@ -464,7 +464,7 @@ def test_on_a_page_not_translated_the_selector_says_so_and_leads_to_the_language
     import jinja2
 
     monkeypatch.setattr(mkdocs_hooks.Build, "language", i18n.ENGLISH)
-    monkeypatch.setattr(mkdocs_hooks.Build, "alternate", tangle.read_config(ROOT)["extra"]["alternate"])
+    monkeypatch.setattr(mkdocs_hooks.Build, "alternate", site_config.read_config(ROOT)["extra"]["alternate"])
     translated = mkdocs_hooks.alternates("attention-without-weights.md", "attention-without-weights/")
     assert [entry["missing"] for entry in translated] == [None] * (1 + len(LANGUAGES))
     (tmp_path / "a-new-chapter.md").write_text("# A new chapter\n", encoding="utf-8")

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import yaml
 
-from tangle import read_config  # tools/ is on sys.path: this script lives there
+from site_config import read_config  # tools/ is on sys.path: this script lives there
 
 ROOT = Path(__file__).resolve().parent.parent
 LABS = sorted((ROOT / "docs" / "labs").glob("*.py"))

@@ -35,8 +35,9 @@ from pathlib import Path
 import yaml
 
 sys.path.insert(0, str(Path(__file__).parent))
-from tangle import FENCE, FIGURE, MARKER, OUTPUT, fences, nav_pages, read_config  # noqa: E402
-from tangle import translations as languages  # noqa: E402, F401: the codes, from mkdocs.yml
+from site_config import nav_pages, read_config, read_yaml  # noqa: E402
+from site_config import translations as languages  # noqa: E402, F401: the codes, from mkdocs.yml
+from tangle import FENCE, FIGURE, MARKER, OUTPUT, fences  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 ENGLISH = "en"
@@ -66,12 +67,7 @@ def config_file(language: str, root: Path = ROOT) -> Path:
 
 def language_config(language: str, root: Path = ROOT) -> dict:
     """A language's own config file as plain data (what it adds to mkdocs.yml)."""
-
-    class Loader(yaml.SafeLoader):
-        pass
-
-    Loader.add_multi_constructor("", lambda loader, suffix, node: None)
-    return yaml.load(config_file(language, root).read_text(encoding="utf-8"), Loader=Loader)
+    return read_yaml(config_file(language, root))
 
 
 def alternates(root: Path = ROOT) -> list[dict]:

@@ -26,7 +26,7 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-import tangle  # noqa: E402
+import site_config  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 TEXT = {".html", ".css", ".js", ".json", ".svg"}
@@ -42,7 +42,7 @@ METRICS = {  # audit id -> column, unit
 def pages() -> list[str]:
     """The empty page first, then every page of the navigation, as URL paths."""
     paths = []
-    for page in tangle.nav_pages(ROOT):
+    for page in site_config.nav_pages(ROOT):
         stem = page.removeprefix("docs/").removesuffix(".md").removesuffix(".py")
         paths.append("" if stem == "index" else f"{stem}/")
     return ["404.html", *paths]
