@@ -60,7 +60,7 @@ clean:
 
 $(STAMP): requirements.txt constraints.txt pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11, 5))' \
-	  || { echo "attnlit needs Python $(OLDEST_PYTHON) or newer: $(PYTHON) is $$($(PYTHON) -V)"; exit 1; }
+	  || { echo "attnlit needs Python $(OLDEST_PYTHON) or newer: $(PYTHON) is $$($(PYTHON) -V); README.md (Start) says how to get one and name it: make PYTHON=python3.12"; exit 1; }
 	@$(PYTHON) -m venv $(VENV) || { rm -rf $(VENV); \
 	  echo "$(PYTHON) cannot make a virtual environment. On Debian or Ubuntu:"; \
 	  echo "    sudo apt-get install python3-venv"; exit 1; }
