@@ -135,9 +135,8 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker("site")
         if translated(item):
             item.add_marker("i18n")
-        block = getattr(item, "obj", None)
-        if isinstance(block, pytest_codeblocks.CodeBlock) and block.syntax == "python":
-            item.runtest = functools.partial(run_alone, item, block)
+        if block_name(item):
+            item.runtest = functools.partial(run_alone, item, item.obj)
             waiting.append(item)
         elif WAITING & fixtures:
             waiting.append(item)

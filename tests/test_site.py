@@ -77,11 +77,15 @@ def test_no_page_loads_anything_from_another_host(site):
     assert not found, "\n".join(found)
 
 
+def built_file(site: Path, source: Path) -> Path:
+    """The HTML file that MkDocs built from docs/<source> (a lab's too)."""
+    name = source.relative_to(ROOT / "docs").with_suffix("")
+    return site / (name.parent / "index.html" if name.name == "index" else name / "index.html")
+
+
 def built_page(site: Path, source: Path) -> str:
     """The HTML that MkDocs built from docs/<source>."""
-    name = source.relative_to(ROOT / "docs").with_suffix("")
-    html = site / (name.parent / "index.html" if name.name == "index" else name / "index.html")
-    return html.read_text(encoding="utf-8")
+    return built_file(site, source).read_text(encoding="utf-8")
 
 
 def test_every_formula_is_mathml(site):
@@ -468,12 +472,6 @@ SVG = re.compile(r"<svg\b.*?</svg>", re.DOTALL)
 ELEMENT = re.compile(r"<([a-zA-Z]+)\b[^>]*?\bclass=\"([^\"]*)\"")
 STYLE = re.compile(r"<style\b[^>]*>(.*?)</style>", re.DOTALL)
 TRANSLATED_PAGES = [(language, page) for language in LANGUAGES for page in i18n.pages(language, ROOT)]
-
-
-def built_file(site: Path, source: Path) -> Path:
-    """The HTML file that MkDocs built from docs/<source> (a lab's too)."""
-    name = source.relative_to(ROOT / "docs").with_suffix("")
-    return site / (name.parent / "index.html" if name.name == "index" else name / "index.html")
 
 
 def widgets_data(page: Path) -> list[dict]:
