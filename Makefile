@@ -22,11 +22,11 @@ serve: $(STAMP)  ## serve the English site at http://127.0.0.1:$(PORT), rebuildi
 	@$(BIN)/python tools/port_free.py $(PORT)
 	@echo "Another language: $(foreach language,$(LANGUAGES),make serve-$(language)) (its pages alone;"
 	@echo "make build puts every language in site/, where the language selector links them)."
-	$(BIN)/mkdocs serve --dev-addr 127.0.0.1:$(PORT)
+	$(BIN)/properdocs serve --config-file mkdocs.yml --dev-addr 127.0.0.1:$(PORT)
 
 $(addprefix serve-,$(LANGUAGES)): serve-%: $(STAMP)  ## serve one translation, e.g. make serve-th
 	@$(BIN)/python tools/port_free.py $(PORT)
-	$(BIN)/mkdocs serve --config-file mkdocs.$*.yml --dev-addr 127.0.0.1:$(PORT)
+	$(BIN)/properdocs serve --config-file mkdocs.$*.yml --dev-addr 127.0.0.1:$(PORT)
 
 test: $(STAMP)  ## run every test: code blocks, unit tests, drift check, strict site build
 	$(BIN)/pytest
@@ -38,9 +38,9 @@ tangle: $(STAMP)  ## regenerate attnlit/ from the chapters in docs/
 	$(BIN)/python tools/tangle.py
 
 build: $(STAMP)  ## build the site into site/, each translation into site/<lang>/
-	$(BIN)/mkdocs build --strict  # first: a build empties its folder
+	$(BIN)/properdocs build --strict --config-file mkdocs.yml  # first: a build empties its folder
 	for language in $(LANGUAGES); do \
-	  $(BIN)/mkdocs build --strict --config-file mkdocs.$$language.yml || exit 1; done
+	  $(BIN)/properdocs build --strict --config-file mkdocs.$$language.yml || exit 1; done
 
 bench: $(STAMP)  ## what the executed labs cost the site build (cold and warm)
 	$(BIN)/python tools/bench_build.py --repeat 2

@@ -58,7 +58,7 @@ BROKEN_PAGE = "# A page\n\nSee [nowhere](#no-such-anchor).\n"
 
 def start_build(config_dir: Path, out: Path, cache: Path | None = None,
                 config: str = "mkdocs.yml") -> subprocess.Popen:
-    """`mkdocs build --strict` of config_dir's `config` into out/site, in the background.
+    """`properdocs build --strict` of config_dir's `config` into out/site, in the background.
 
     Executed labs and drawn figures come from `cache`, or from the folders that `make
     serve` uses, keyed on attnlit's code and the pinned environment (tools/cache_key.py).
@@ -70,7 +70,7 @@ def start_build(config_dir: Path, out: Path, cache: Path | None = None,
     out.mkdir(parents=True, exist_ok=True)
     with open(out / "build.log", "w") as log:  # a file, not a pipe: a full pipe would block
         return subprocess.Popen(
-            [sys.executable, "-m", "mkdocs", "build", "--strict", "--config-file", config,
+            [sys.executable, "-m", "properdocs", "build", "--strict", "--config-file", config,
              "--site-dir", str(out / "site")],
             cwd=config_dir, env=env, stdout=log, stderr=subprocess.STDOUT,
             start_new_session=True,  # its own process group: stopped with its kernels
@@ -209,7 +209,7 @@ def built_site(config) -> Path:
     for name in ["site", *LANGUAGES]:
         process, out = builds[name]
         returncode = process.wait(timeout=600)
-        assert returncode == 0, f"mkdocs build --strict ({name}) failed:\n{(out / 'build.log').read_text()}"
+        assert returncode == 0, f"properdocs build --strict ({name}) failed:\n{(out / 'build.log').read_text()}"
     site = builds["site"][1] / "site"
     with ASSEMBLING:  # the browsing thread and the tests may ask at once
         for code in LANGUAGES:

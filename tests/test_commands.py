@@ -245,5 +245,5 @@ def test_make_serve_names_a_taken_port_before_it_builds():
     makefile = (Path(__file__).parent.parent / "Makefile").read_text()
     for target in ("serve:", "$(addprefix serve-,$(LANGUAGES)):"):
         recipe = makefile.split("\n" + target, 1)[1].split("\n\n", 1)[0]
-        assert recipe.index("port_free.py $(PORT)") < recipe.index("mkdocs serve"), target
+        assert recipe.index("port_free.py $(PORT)") < recipe.index("properdocs serve"), target
         assert "127.0.0.1:$(PORT)" in recipe, target

@@ -130,7 +130,7 @@ def test_a_widgets_heavy_data_becomes_a_file_of_the_site_that_its_page_fetches(t
     mkdocs_hooks.on_post_build(SimpleNamespace(site_dir=str(tmp_path / "site")))
     assert json.loads((tmp_path / "site" / path).read_text()) == {"steps": [0, 25], "x": "</div>"}
     assert "steps" not in html  # the heavy data stayed out of the page
-    # `mkdocs serve` builds again in the same process: what the last build's pages fetched is
+    # `make serve` builds again in the same process: what the last build's pages fetched is
     # not written again (this page is gone, or its widget changed).
     mkdocs_hooks.on_post_build(SimpleNamespace(site_dir=str(tmp_path / "rebuilt")))
     assert not (tmp_path / "rebuilt" / path).exists()

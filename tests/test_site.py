@@ -77,6 +77,21 @@ def test_no_page_loads_anything_from_another_host(site):
     assert not found, "\n".join(found)
 
 
+def pinned(package: str) -> str:
+    """The version requirements.txt pins a package to."""
+    return re.search(rf"^{re.escape(package)}==(\S+)$", (ROOT / "requirements.txt").read_text(), re.MULTILINE)[1]
+
+
+def test_every_page_is_built_by_the_pinned_properdocs_and_material(site):
+    """The builds run ProperDocs (conftest.py, the Makefile and CI call it), not MkDocs, which is
+    installed too: every page's generator tag names the pinned versions of both."""
+    generator = f'<meta name="generator" content="mkdocs-ProperDocs {pinned("properdocs")}, ' \
+                f'mkdocs-material-{pinned("mkdocs-material")}">'
+    pages = sorted(site.rglob("*.html"))
+    assert len(pages) > len(PAGES)  # notebook pages and 404s too
+    assert [page.relative_to(site) for page in pages if generator not in page.read_text(encoding="utf-8")] == []
+
+
 def built_file(site: Path, source: Path) -> Path:
     """The HTML file that MkDocs built from docs/<source> (a lab's too)."""
     name = source.relative_to(ROOT / "docs").with_suffix("")

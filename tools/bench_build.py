@@ -46,7 +46,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=1)
     repeat = parser.parse_args().repeat
-    mkdocs = [sys.executable, "-m", "mkdocs", "build", "--quiet"]
+    build = [sys.executable, "-m", "properdocs", "build", "--quiet"]
     quiet = {"NO_MKDOCS_2_WARNING": "1"}
     config = ROOT / ".bench-mkdocs.yml"  # beside mkdocs.yml: hook and theme paths are relative
     without_notebooks(config)
@@ -58,9 +58,9 @@ def main() -> None:
                 cache = {**quiet, "ATTNLIT_CACHE": f"{tmp}/cache"}
                 cold = {**quiet, "ATTNLIT_CACHE": f"{tmp}/cache-b"}
                 best["a"].append(sum(seconds([sys.executable, str(lab)]) for lab in LABS))
-                best["b"].append(seconds(mkdocs + ["--config-file", str(config)] + site, cold))
-                best["c"].append(seconds(mkdocs + site, cache))
-                best["d"].append(seconds(mkdocs + site, cache))
+                best["b"].append(seconds(build + ["--config-file", str(config)] + site, cold))
+                best["c"].append(seconds(build + ["--config-file", "mkdocs.yml"] + site, cache))
+                best["d"].append(seconds(build + ["--config-file", "mkdocs.yml"] + site, cache))
     finally:
         config.unlink()
     a, b, c, d = (min(best[key]) for key in "abcd")

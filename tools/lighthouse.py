@@ -3,7 +3,7 @@
 Lighthouse is not a dependency of attnlit; install it outside the repository, then run:
 
     npm install --prefix /tmp/lh lighthouse@12.2.3      # needs node 20
-    mkdocs build --strict --site-dir /tmp/site
+    properdocs build --strict --site-dir /tmp/site
     python tools/lighthouse.py /tmp/site --lighthouse /tmp/lh/node_modules/.bin/lighthouse
 
 Scores move a few points from run to run on a busy machine: read each page against 404.html
@@ -80,7 +80,7 @@ def gap(score: int | None, floor: int | None) -> int | None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("site", type=Path, help="a built site (mkdocs build --site-dir ...)")
+    parser.add_argument("site", type=Path, help="a built site (properdocs build --site-dir ...)")
     parser.add_argument("--lighthouse", default="lighthouse", help="the lighthouse executable")
     parser.add_argument("--runs", type=int, default=1, help="runs over every page")
     parser.add_argument("--gzip", action="store_true", help="serve HTML, CSS, JS and JSON gzipped")

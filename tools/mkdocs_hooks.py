@@ -121,7 +121,7 @@ def on_config(config, **kwargs):
     its logo leads to its first page while its home is not translated.
     """
     Build.language, Build.strings = config.theme["language"], config.extra.get("strings") or {}
-    heading_anchors.cache_clear()  # `mkdocs serve` rebuilds in one process: headings may have changed
+    heading_anchors.cache_clear()  # `make serve` rebuilds in one process: headings may have changed
     plugin = config.plugins.get("mkdocs-jupyter")
     if plugin is not None:
         # A folder per language: at its end, a build deletes the cached labs it did not use.
@@ -700,7 +700,7 @@ def on_post_build(config, **kwargs) -> None:
         target = Path(config.site_dir) / path
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text, encoding="utf-8")
-    fetched.clear()  # `mkdocs serve` builds again in this process: from its pages only
+    fetched.clear()  # `make serve` builds again in this process: from its pages only
     scripts = Path(config.site_dir) / Path(WIDGETS_JS).parent
     for script in sorted(scripts.rglob("*.js")):
         name = script.relative_to(config.site_dir)
