@@ -315,6 +315,122 @@ def test_stamp_names_what_is_wrong_with_its_page_and_stamps_nothing(tmp_path, ca
     assert i18n.HASH_KEY in translated.read_text(encoding="utf-8")
 
 
+WEIGHTS = """\
+# Weights
+
+Each token scores every other one.
+
+```python
+import torch
+
+# two tokens of width 3
+x = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+scores = x @ x.T  # every pair at once
+print(scores)
+```
+
+<!--pytest-codeblocks:expected-output-->
+```text
+tensor([[14., 32.],
+        [32., 77.]])
+```
+
+!!! example "Exercise"
+
+    ```python
+    print(2 + 2)  # four
+    ```
+"""
+THAI_WEIGHTS = (WEIGHTS.replace("Each token scores every other one.", "โทเคนแต่ละตัวให้คะแนนทุกตัว")
+             .replace("# two tokens of width 3", "# โทเคนสองตัว กว้าง 3").replace("# every pair at once", "# ทุกคู่ในคราวเดียว")
+             .replace('"Exercise"', '"แบบฝึกหัด"').replace("# four", "# สี่"))
+
+
+def translated_site(tmp_path: Path, english: str, translated: str, name: str = "a.md") -> Path:
+    """A site of one page, translated into Thai and stamped; the translation's path."""
+    for folder in ("docs", "docs/th"):
+        (tmp_path / folder / Path(name).parent).mkdir(parents=True, exist_ok=True)
+    (tmp_path / "mkdocs.yml").write_text(
+        f"nav:\n  - {name}\nextra:\n  alternate:\n    - {{lang: en}}\n    - {{lang: th}}\n")
+    (tmp_path / "docs" / name).write_text(english, encoding="utf-8")
+    page = tmp_path / "docs" / "th" / name
+    page.write_text(translated, encoding="utf-8")
+    i18n.stamp(page, tmp_path)
+    return page
+
+
+def words(page: str) -> list[str]:
+    """A page's lines of prose."""
+    return [line.strip() for line in i18n.prose(page).splitlines() if line.strip()]
+
+
+def test_sync_carries_english_code_and_outputs_and_keeps_translated_words_and_comments(tmp_path, capsys):
+    page = translated_site(tmp_path, WEIGHTS, THAI_WEIGHTS)
+    before = page.read_text(encoding="utf-8")
+    assert i18n.main(["sync"], tmp_path) == 0 and page.read_text(encoding="utf-8") == before  # in step
+    assert capsys.readouterr().out == "0 of 1 translated pages changed\n"
+    english = (WEIGHTS.replace("[1.0, 2.0, 3.0]", "[1.0, 0.0, 3.0]")  # a line changed
+               .replace("print(scores)", "print(scores)\nprint(scores.shape)")  # a line added
+               .replace("[[14., 32.],\n        [32., 77.]])", "[[10., 22.],\n        [22., 77.]])\ntorch.Size([2, 2])")
+               .replace("print(2 + 2)", "print(2 * 2)"))
+    (tmp_path / "docs" / "a.md").write_text(english, encoding="utf-8")
+    assert i18n.identity_errors(english, before, "a.md") != []
+    assert i18n.main(["sync"], tmp_path) == 0
+    assert capsys.readouterr().out == ("th/a.md: carried block 1 (python, line 9), block 2 (text, line 19), "
+                                       "block 3 (python, line 26)\n1 of 1 translated pages changed\n")
+    after = page.read_text(encoding="utf-8")
+    assert i18n.identity_errors(english, after, "a.md") == []
+    # Its words and its comments on unchanged lines stay Thai; the code was all that changed.
+    assert words(after) == words(before) == ["# Weights", "โทเคนแต่ละตัวให้คะแนนทุกตัว", '!!! example "แบบฝึกหัด"']
+    assert [i18n.comments(block) for block in i18n.fenced_blocks(after, "a.md")] == [
+        ["# โทเคนสองตัว กว้าง 3", "  # ทุกคู่ในคราวเดียว"], [], ["  # สี่"]]
+    assert after == before.replace("[1.0, 2.0, 3.0]", "[1.0, 0.0, 3.0]").replace(
+        "print(scores)", "print(scores)\nprint(scores.shape)").replace(
+        "[[14., 32.],\n        [32., 77.]])", "[[10., 22.],\n        [22., 77.]])\ntorch.Size([2, 2])").replace(
+        "print(2 + 2)", "print(2 * 2)")
+    assert i18n.stale("th", tmp_path) == []  # its words follow the English words still
+
+
+def test_a_changed_english_comment_or_word_leaves_the_translation_stale_for_its_translator(tmp_path, capsys):
+    page = translated_site(tmp_path, WEIGHTS, THAI_WEIGHTS)
+    for change in (("# every pair at once", "# all pairs at once"), ("every other one", "every token")):
+        (tmp_path / "docs" / "a.md").write_text(WEIGHTS.replace(*change), encoding="utf-8")
+        assert i18n.main(["sync"], tmp_path) == 0 and i18n.stale("th", tmp_path) == ["a.md"]
+        assert capsys.readouterr().out == ("th/a.md: its English page's words or comments changed too: translate "
+                                           "them, then python tools/i18n.py stamp th/a.md\n"
+                                           "0 of 1 translated pages changed\n")
+    assert page.read_text(encoding="utf-8").count("ทุกคู่ในคราวเดียว") == 1
+
+
+@pytest.mark.parametrize(("english", "says"), [
+    (WEIGHTS + "\n```python\nprint(1)\n```\n", "docs/th/a.md: 3 fenced blocks, the English page has 4"),
+    (WEIGHTS.replace("```text", "```console"),
+     "docs/th/a.md:19: block 2's info is 'text', the English block 2's (its line 15) 'console'"),
+    (WEIGHTS.replace("<!--pytest-codeblocks:expected-output-->\n", ""),
+     "docs/th/a.md:19: block 2's marker is 'expected output', the English block 2's (its line 14) ''"),
+])
+def test_sync_leaves_a_block_added_removed_or_moved_to_the_translator_and_changes_nothing(tmp_path, capsys, english, says):
+    page = translated_site(tmp_path, WEIGHTS, THAI_WEIGHTS.replace("print(scores)", "print(scores.T)"))
+    before = page.read_text(encoding="utf-8")
+    (tmp_path / "docs" / "a.md").write_text(english, encoding="utf-8")
+    assert i18n.main(["sync"], tmp_path) == 2
+    assert capsys.readouterr().err.startswith(says)
+    assert page.read_text(encoding="utf-8") == before
+    assert i18n.main(["sync", "th/b.md"], tmp_path) == 2
+    assert capsys.readouterr().err == "sync th/b.md: there is no English page docs/b.md\n"
+
+
+def test_sync_carries_a_labs_code_cells_and_leaves_its_markdown_cells(tmp_path):
+    thai = ENGLISH_LAB.replace("Some prose about a token.", "ร้อยแก้ว").replace("two ones", "หนึ่งสองตัว")
+    page = translated_site(tmp_path, ENGLISH_LAB, thai, "labs/a.py")
+    english = ENGLISH_LAB.replace("x.sum()", "x.mean()").replace('print("done")', 'print("done")\nprint("again")')
+    (tmp_path / "docs" / "labs" / "a.py").write_text(english, encoding="utf-8")
+    assert i18n.main(["sync"], tmp_path) == 0
+    after = page.read_text(encoding="utf-8")
+    assert i18n.identity_errors(english, after, "labs/a.py") == [] and i18n.stale("th", tmp_path) == []
+    assert after.endswith(thai.replace("x.sum()", "x.mean()").replace('print("done")', 'print("done")\nprint("again")'))
+
+
 ENGLISH_LAB = """\
 # %% [markdown]
 # # Lab: a lab

@@ -13,17 +13,26 @@ builds the language's pages into site/<code>/. A translated page:
 - writes each term of its language's glossary (docs/<code>/glossary.yml) one way
   (`glossary_errors`); the first use of a term on a page may give both forms, "A (B)";
 - records in its front matter (a lab: in its jupytext header) the English page it was made
-  from, as `translated_from: <hash>` (`english_hash`). When the English page changes, the built
-  page says so (tools/mkdocs_hooks.py) until a translator brings it up to date and records the
-  new hash (`stamp`).
+  from, as `translated_from: <hash>` (`english_hash`: of the English words and comments, not of
+  the code and outputs). When they change, the built page says so (tools/mkdocs_hooks.py)
+  until a translator brings it up to date and records the new hash (`stamp`).
+
+An edit of the English code or outputs is carried into every translation by `sync`: each
+block takes the English block's code and outputs, paired by position, and keeps its
+translated comments on the lines whose code did not change. A block added, removed or moved
+in English is the translator's to add, remove or move (with its prose); until then sync
+names it and changes nothing.
 
     python tools/i18n.py status                             # per language: done, missing, stale
+    python tools/i18n.py sync                               # English code and outputs into every
+                                                            # translation (or name pages: th/x.md)
     python tools/i18n.py stamp th/attention-without-weights.md  # record the English page followed
                                                             # (several pages at once, too)
 """
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import io
 import re
@@ -103,9 +112,14 @@ def home(language: str, root: Path = ROOT) -> str | None:
 
 
 def english_hash(page: str, root: Path = ROOT) -> str:
-    """The English page docs/<page> as it is now: the first 12 hex digits of its SHA-256."""
+    """What a translation follows of the English page docs/<page>, as it is now: its words, its
+    blocks' comments and everything else but its blocks' code and outputs (which `sync` carries),
+    the first 12 hex digits of a SHA-256."""
     text = (root / "docs" / page).read_text(encoding="utf-8").replace("\r\n", "\n")  # any checkout
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
+    lines = text.splitlines(keepends=True)
+    for block in reversed(fenced_blocks(text, page)):
+        lines[block.first:block.end] = [comment + "\n" for comment in comments(block)]
+    return hashlib.sha256("".join(lines).encode("utf-8")).hexdigest()[:12]
 
 
 def front_matter(text: str) -> dict:
@@ -174,13 +188,16 @@ def stamp(path: Path, root: Path = ROOT) -> str:
 
 @dataclass
 class Fenced:
-    """A fenced block of a page, as the identity test compares it."""
+    """A fenced block of a page, as the identity test compares it and sync rewrites it."""
 
     line: int  # of its opening fence, from 1
     indent: int  # its nesting: in a tab or an admonition, 4 a level
     info: str  # python, text, console...
     marker: str  # the marker right above it that tools read: tangle, output, figure, ""
     body: str  # without its indentation
+    first: int = 0  # its body is the page's lines[first:end], each after `prefix`
+    end: int = 0
+    prefix: str = ""  # its indentation; in a lab's markdown cell, "# " before it
 
 
 def marker_of(line: str) -> str:
@@ -214,11 +231,14 @@ def fenced_blocks(text: str, name: str) -> list[Fenced]:
     if is_lab(name):
         blocks = []
         for line, markdown, rows in lab_cells(text):
-            if markdown:
-                blocks += [replace(block, line=line + block.line)
+            if markdown:  # rows[k] is the lab's line line + k, from 0
+                blocks += [replace(block, line=line + block.line, first=line + block.first,
+                                   end=line + block.end, prefix="# " + block.prefix)
                            for block in fenced_blocks("\n".join(rows), "cell.md")]
             else:
-                blocks.append(Fenced(line, 0, "python", "", "\n".join(rows).strip("\n")))
+                written = [k for k, row in enumerate(rows) if row != ""] or [0]  # strip("\n")'s
+                first, end = line + written[0], line + written[-1] + (rows != [] and rows[written[-1]] != "")
+                blocks.append(Fenced(line, 0, "python", "", "\n".join(rows).strip("\n"), first, end))
         return blocks
     lines = text.splitlines()
     blocks = []
@@ -227,7 +247,8 @@ def fenced_blocks(text: str, name: str) -> list[Fenced]:
         indent = len(opening["indent"])
         body = "\n".join(line[indent:] for line in lines[start + 1:end])
         above = lines[start - 1] if start else ""
-        blocks.append(Fenced(start + 1, indent, opening["info"].strip(), marker_of(above), body))
+        blocks.append(Fenced(start + 1, indent, opening["info"].strip(), marker_of(above), body,
+                             start + 1, end, opening["indent"]))
     return blocks
 
 
@@ -254,6 +275,31 @@ SHELL_COMMENT = re.compile(r"(?:^|\s+)#.*$", re.MULTILINE)
 def shell_lines(body: str) -> list[str]:
     """The commands of a block, without the comments after them or on lines of their own."""
     return SHELL_COMMENT.sub("", body).splitlines()
+
+
+def without_comments(block: Fenced) -> list[str]:
+    """Each line of a block without its comment: a Python block's (if it tokenizes) or a block of
+    commands'; the lines of any other block whole."""
+    lines = block.body.split("\n")
+    if block.info in SHELLS:
+        return [SHELL_COMMENT.sub("", line) for line in lines]
+    if block.info != "python":
+        return lines
+    kept = list(lines)
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(block.body + "\n").readline):
+            if token.type == tokenize.COMMENT:
+                row, column = token.start
+                kept[row - 1] = lines[row - 1][:column].rstrip()
+    except (tokenize.TokenError, SyntaxError):
+        return lines
+    return kept
+
+
+def comments(block: Fenced) -> list[str]:
+    """A block's comments, in order (what a translation translates in it)."""
+    return [line[len(code):] for line, code in zip(block.body.split("\n"), without_comments(block))
+            if line != code]
 
 
 def block_difference(english: Fenced, translated: Fenced) -> str | None:
@@ -291,6 +337,53 @@ def identity_errors(english: str, translated: str, name: str) -> list[str]:
     if len(ours) != len(theirs):
         errors.append(f"{name}: {len(theirs)} fenced blocks, the English page has {len(ours)}")
     return errors
+
+
+def carried(english: Fenced, translated: Fenced) -> list[str]:
+    """The English block's lines, each keeping the translated comment of the line it replaces: where
+    a line's code is the translated block's, the translated line; where a line was changed (one
+    for one) and both have a comment, the English code with the translated comment."""
+    ours, theirs = english.body.split("\n"), translated.body.split("\n")
+    our_code, their_code = without_comments(english), without_comments(translated)
+    lines = []
+    matcher = difflib.SequenceMatcher(None, our_code, their_code, autojunk=False)
+    for kind, first, end, their_first, their_end in matcher.get_opcodes():
+        if kind == "equal":
+            lines += theirs[their_first:their_end]
+        elif kind == "replace" and end - first == their_end - their_first:
+            lines += [code + their[len(their_code[j]):] if line != code and their != their_code[j] and code.strip()
+                      else line for line, code, their, j in zip(ours[first:end], our_code[first:end],
+                                                                theirs[their_first:their_end],
+                                                                range(their_first, their_end))]
+        else:
+            lines += ours[first:end]
+    # A comment cannot change code; if a merge ever did (a `#` inside a string), English whole.
+    return lines if block_difference(english, replace(translated, body="\n".join(lines))) is None else ours
+
+
+def synced(english: str, translated: str, name: str) -> tuple[str, list[str]]:
+    """The translated page with the English page's code and outputs carried into its blocks, paired
+    by position, and which blocks changed. A ValueError if the blocks do not pair up."""
+    ours, theirs = fenced_blocks(english, name), fenced_blocks(translated, name)
+    for number, (english_block, block) in enumerate(zip(ours, theirs), 1):
+        for what in ("info", "marker", "indent"):
+            if getattr(english_block, what) != getattr(block, what):
+                raise ValueError(
+                    f"{name}:{block.line}: block {number}'s {what} is {getattr(block, what)!r}, the English "
+                    f"block {number}'s (its line {english_block.line}) {getattr(english_block, what)!r}: add, "
+                    "remove or move the translation's blocks as the English page did, then sync")
+    if len(ours) != len(theirs):
+        raise ValueError(f"{name}: {len(theirs)} fenced blocks, the English page has {len(ours)}: add or "
+                         "remove the translation's blocks as the English page did, then sync")
+    lines, changed = translated.splitlines(keepends=True), []
+    for number, english_block, block in reversed([(n, e, b) for n, (e, b) in enumerate(zip(ours, theirs), 1)]):
+        if block_difference(english_block, block) is not None:  # from the last: lines keep their places
+            body = carried(english_block, block)
+            lines[block.first:block.end] = [block.prefix + line + "\n" if line else block.prefix.rstrip() + "\n"
+                                            for line in body]
+            changed.insert(0, f"block {number} ({block.info or 'no language'}, line {block.line})")
+    text = "".join(lines)
+    return (text if translated.endswith("\n") or not text.endswith("\n") else text[:-1]), changed
 
 
 def prose(text: str, name: str = "page.md") -> str:
@@ -410,18 +503,46 @@ def segmented(text: str, language: str) -> str:
     return THAI_RUN.sub(lambda run: WORD_BREAK.join(word_tokenize(run[0], engine="newmm")), text)
 
 
-def stamp_problem(page: str, root: Path = ROOT) -> str | None:
-    """What is wrong with `stamp <page>`'s page, as <language>/<page> under docs/, or None."""
+def page_problem(command: str, page: str, root: Path = ROOT) -> str | None:
+    """What is wrong with `<command> <page>`'s page, as <language>/<page> under docs/, or None."""
     codes = languages(root)
     language, _, english = page.partition("/")
     if language not in codes or not english:
-        return (f"stamp {page}: expected <language>/<page>, the language one of "
+        return (f"{command} {page}: expected <language>/<page>, the language one of "
                 f"{', '.join(codes)}, e.g. {codes[0]}/attention-without-weights.md")
     if not (root / "docs" / english).is_file():
-        return f"stamp {page}: there is no English page docs/{english}"
+        return f"{command} {page}: there is no English page docs/{english}"
     if not (root / "docs" / page).is_file():
-        return f"stamp {page}: docs/{page} is not translated yet"
+        return f"{command} {page}: docs/{page} is not translated yet"
     return None
+
+
+def sync(targets: list[str], root: Path = ROOT) -> int:
+    """Carry the English pages' code and outputs into the translated pages named (all if none);
+    if any cannot be (a problem printed for each), change none."""
+    targets = targets or [f"{language}/{page}" for language in languages(root) for page in pages(language, root)]
+    problems = [problem for page in targets if (problem := page_problem("sync", page, root))]
+    done = {}
+    for page in targets if not problems else []:
+        english = page.partition("/")[2]
+        try:
+            done[page] = synced(*((root / "docs" / path).read_text(encoding="utf-8") for path in (english, page)),
+                                f"docs/{page}")
+        except ValueError as error:
+            problems.append(str(error))
+    if problems:
+        print("\n".join(problems), file=sys.stderr)
+        return 2
+    for page, (text, changed) in done.items():
+        if changed:
+            (root / "docs" / page).write_text(text, encoding="utf-8")
+            print(f"{page}: carried {', '.join(changed)}")
+        language, _, english = page.partition("/")
+        if recorded_hash(text, english) != english_hash(english, root):
+            print(f"{page}: its English page's words or comments changed too: translate them, then "
+                  f"python tools/i18n.py stamp {page}")
+    print(f"{sum(bool(changed) for _, changed in done.values())} of {len(done)} translated pages changed")
+    return 0
 
 
 def main(argv: list[str], root: Path = ROOT) -> int:
@@ -435,13 +556,15 @@ def main(argv: list[str], root: Path = ROOT) -> int:
                 print(f"  {page}: {state}")
         return 0
     if argv[:1] == ["stamp"] and len(argv) >= 2:
-        problems = [problem for page in argv[1:] if (problem := stamp_problem(page, root))]
+        problems = [problem for page in argv[1:] if (problem := page_problem("stamp", page, root))]
         if problems:
             print("\n".join(problems), file=sys.stderr)
             return 2
         for page in argv[1:]:
             print(f"{page}: {HASH_KEY}: {stamp(root / 'docs' / page, root)}")
         return 0
+    if argv[:1] == ["sync"]:
+        return sync(argv[1:], root)
     print(__doc__, file=sys.stderr)
     return 2
 

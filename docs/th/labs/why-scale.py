@@ -1,6 +1,6 @@
 # ---
 # jupyter:
-#   translated_from: "e20595f66df7"
+#   translated_from: "cc9d9d41f5b9"
 # ---
 
 # %% [markdown]

@@ -1,6 +1,6 @@
 # ---
 # jupyter:
-#   translated_from: "e8200bc7b623"
+#   translated_from: "225c27493da7"
 # ---
 
 # %% [markdown]
