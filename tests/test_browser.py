@@ -824,10 +824,12 @@ async def move_controls(page, figure) -> list[dict]:
 
 
 async def shoot(page, element, path: Path) -> None:
-    """A screenshot of the element whole. One taller than the screen is shot on a screen made
-    taller for it: playwright's own way (the page captured beyond the screen) took 18 s for
-    chapter 10's heads (1,013 px on a 900 px screen), and 0.2 s so."""
+    """A screenshot of the element whole, the site's header hidden (fixed at the top, it would
+    cover the element's top). One taller than the screen is shot on a screen made taller for
+    it: playwright's own way (the page captured beyond the screen) took 18 s for chapter 10's
+    heads (1,013 px on a 900 px screen), and 0.2 s so."""
     screen, box = page.viewport_size, await element.bounding_box()
+    style = await page.evaluate_handle(NO_HEADER)
     if box and box["height"] > screen["height"]:
         await page.set_viewport_size({**screen, "height": math.ceil(box["height"]) + 100})
     try:
@@ -835,13 +837,12 @@ async def shoot(page, element, path: Path) -> None:
     finally:
         if page.viewport_size != screen:
             await page.set_viewport_size(screen)
+        await style.evaluate("style => style.remove()")
 
 
 async def shoot_widgets(page, figures: list, name: str, when: str, scheme: str) -> None:
-    style = await page.evaluate_handle(NO_HEADER)
     for i, figure in enumerate(figures):
         await shoot(page, figure, SHOTS / f"widget-{name}-{i}-{scheme}-{when}.png")
-    await style.evaluate("style => style.remove()")
 
 
 async def widget_records(visit, figures: list, name: str, scheme: str, records: list) -> None:
@@ -887,7 +888,6 @@ async def static_record(browser, server: str, page_name: str) -> dict:
         visit = SimpleNamespace(context=context, page=page)
         await page.goto(server + url_path(page_name))
         figures = page.locator("figure[data-widget]")
-        style = await page.evaluate_handle(NO_HEADER)
         record = {"widgets": await figures.count(),
                   "controls": await page.locator(".attnlit-controls").count(),
                   "heights": [(await figure.locator("svg").bounding_box() or {"height": 0})["height"]
@@ -896,7 +896,6 @@ async def static_record(browser, server: str, page_name: str) -> dict:
                   "captions": [await figure.locator("figcaption").text_content() for figure in await figures.all()]}
         for i, figure in enumerate(await figures.all()):
             await shoot(page, figure, SHOTS / f"widget-{shot_name(page_name)}-{i}-no-javascript.png")
-        await style.evaluate("style => style.remove()")
         return record
     finally:
         await context.close()
@@ -1240,10 +1239,8 @@ async def phone_record(browser, server: str, page_name: str) -> dict:
                  "figures": await page.evaluate(FIGURES),
                  "clipped": [await figure.evaluate(f"figure => ({CLIPPED})(figure.querySelector('svg.attnlit-drawing'))")
                              for figure in figures]}
-        style = await page.evaluate_handle(NO_HEADER)
         for i, figure in enumerate(figures):
             await shoot(page, figure, SHOTS / f"widget-{shot_name(page_name)}-{i}-phone.png")
-        await style.evaluate("style => style.remove()")
         await page.evaluate(OPEN_EVERYTHING)
         await page.wait_for_function(MOUNTED, polling="raf")  # Material's code blocks, focusable
         narrow = {**await page.evaluate(NARROW), "broken": await page.evaluate(BROKEN_CODE),
@@ -1817,9 +1814,7 @@ async def live_record(browser, server: str) -> dict:
             if scheme == "slate":
                 await switch_palette(page, scheme)
             await box.scroll_into_view_if_needed()
-            style = await page.evaluate_handle(NO_HEADER)
             await shoot(page, box, SHOTS / f"playground-heads-off-{scheme}.png")
-            await style.evaluate("style => style.remove()")
             seen["axe"][scheme] = await axe(page)
     finally:
         await context.close()
@@ -1833,9 +1828,7 @@ async def live_record(browser, server: str) -> dict:
         await page.wait_for_function("box => box.querySelector('.attnlit-status').textContent.includes('Heads off: 1.0')",
                                      arg=await box.element_handle())
         seen["phone"] = await box.evaluate(PLAYGROUND_FITS)
-        style = await page.evaluate_handle(NO_HEADER)
         await shoot(page, box, SHOTS / "playground-phone.png")
-        await style.evaluate("style => style.remove()")
     finally:
         await phone.close()
     off = await browser.new_context(java_script_enabled=False, viewport={"width": 1280, "height": 900})
@@ -1844,9 +1837,7 @@ async def live_record(browser, server: str) -> dict:
         await page.goto(server + url_path(LIVE))
         box = page.locator(".attnlit-playground")
         seen["no javascript"] = {"text": await box.text_content(), "buttons": await box.locator("button").count()}
-        style = await page.evaluate_handle(NO_HEADER)
         await shoot(page, box, SHOTS / "playground-no-javascript.png")
-        await style.evaluate("style => style.remove()")
     finally:
         await off.close()
     seen["errors"] = errors
@@ -1864,9 +1855,7 @@ async def phrase_record(browser, server: str, language: str) -> dict:
         await box.get_by_role("button", name=label).click()
         await page.wait_for_function(STATUS_CHANGED, arg=[await box.element_handle(), before["status"]])
         seen = await box.evaluate(PLAYGROUND)
-        style = await page.evaluate_handle(NO_HEADER)
         await shoot(page, box, SHOTS / f"playground-{language}.png")
-        await style.evaluate("style => style.remove()")
     finally:
         await context.close()
     seen["errors"] = errors
