@@ -18,7 +18,8 @@ again and its widgets checked, then, every fold open, what is cut or scrolls uns
 a wide screen, its widgets and its code are checked again. Each widget is also given data its
 page never has (served changed): too little, a flat curve, broken data that fails its first
 drawing. The tests below read those records. Every wait is on a condition (a response, an
-attribute, an element), never on time.
+attribute, an element), never on time. The visits read pages through the probes of
+tests/probes/ (JavaScript, in every page of a visit's window: `probe(name)`).
 """
 
 import asyncio
@@ -447,13 +448,34 @@ def weight(seen: dict, search: bool = False, stored: bool = False) -> int:
                if bool(SEARCH_FILES.search(path)) == search)
 
 
+# The JavaScript that reads pages for the tests, in tests/probes/: each file adds functions to
+# `attnlitProbes`, in every page of a context made by new_context (node tests their geometry:
+# tests/test_probes.py).
+PROBES = ROOT / "tests" / "probes"
+PROBE_SCRIPT = "\n".join(path.read_text(encoding="utf-8") for path in sorted(PROBES.glob("*.js"))
+                         if not path.name.endswith(".test.js"))
+
+
+def probe(name: str) -> str:
+    """A function for page.evaluate and its kin: the probe `name` of tests/probes/, called with
+    their argument (a locator's element first)."""
+    return f"(...args) => attnlitProbes.{name}(...args)"
+
+
+async def new_context(browser, **options):
+    """A fresh context (a window of its own) with the probes in each of its pages."""
+    context = await browser.new_context(**options)
+    # Waits are on conditions; this only bounds them, generously: the pages share 2 cores.
+    context.set_default_timeout(120_000)
+    await context.add_init_script(PROBE_SCRIPT)
+    return context
+
+
 class Visit:
     """One first visit to a page in a fresh context: what it loaded, blocked and logged."""
 
     async def open(self, browser, url: str):
-        self.context = await browser.new_context(viewport={"width": 1280, "height": 900})
-        # Waits are on conditions; this only bounds them, generously: the pages share 2 cores.
-        self.context.set_default_timeout(120_000)
+        self.context = await new_context(browser, viewport={"width": 1280, "height": 900})
         self.page = await self.context.new_page()
         self.blocked, self.failed, self.errors, responses = [], [], [], []
         await self.context.route(re.compile(r".*"), self.route)
@@ -496,42 +518,6 @@ class Visit:
         await self.context.close()
 
 
-# One evaluation, so that the page cannot change between finding elements and measuring them.
-# (playwright's eval_on_selector_all finds, then measures in a second call; in between Material
-# may detach a code annotation's tooltip, formulas included, 250 ms after mounting it, and a
-# detached formula measures 0 px: "formulas missing or not laid out", now and then.)
-STATE = """() => {
-    const prose = document.body.cloneNode(true);
-    prose.querySelectorAll("pre, code, svg, math, script, .attnlit-data").forEach(e => e.remove());
-    const formulas = [...document.querySelectorAll("article math")];
-    return {
-        prose: prose.innerText,
-        formulas: formulas.length,
-        flat: formulas.filter(m => !(m.getBoundingClientRect().height > 0)).map(m => m.textContent),
-        broken: [...document.images].filter(i => !(i.naturalWidth > 0)).map(i => i.src.slice(0, 80)),
-        captions: [...document.querySelectorAll(".attnlit-figure")]
-            .map(f => (f.querySelector("figcaption")?.textContent ?? "").replace(/\\s+/g, " ").trim()),
-        // Each caption's lines at 1280 px, as the reader sees them.
-        "caption lines": [...document.querySelectorAll("article .attnlit-figure figcaption")]
-            .map(c => [Math.round(c.getBoundingClientRect().height / parseFloat(getComputedStyle(c).lineHeight)),
-                       c.textContent.trim().slice(0, 60)]),
-        // Text a figure colours itself (white on a dark cell) must keep its colour: the page's
-        // ink rule for figure text must not outweigh the figure's own style classes. The colour
-        // a rule gives (a heatmap's, a variable of the palette) is what it computes to inline.
-        recoloured: [...document.querySelectorAll("svg style")]
-            .flatMap(style => [...style.sheet.cssRules].map(rule => [style.closest("svg"), rule]))
-            .filter(([, rule]) => rule.style?.fill)
-            .flatMap(([svg, rule]) => {
-                const probe = svg.appendChild(document.createElementNS("http://www.w3.org/2000/svg", "text"));
-                probe.style.fill = rule.style.fill;
-                const given = getComputedStyle(probe).fill;
-                probe.remove();
-                return [...document.querySelectorAll(`text${rule.selectorText}`)]
-                    .filter(text => getComputedStyle(text).fill !== given)
-                    .map(text => `${text.textContent} (${getComputedStyle(text).fill}, not ${given})`);
-            }),
-    };
-}"""
 # The palette script (overrides/partials/javascripts/palette.html) sets the new palette, then
 # removes this attribute (which holds transitions at 0 s).
 SWITCHED = """scheme => document.body.getAttribute("data-md-color-scheme") === scheme
@@ -588,45 +574,6 @@ def contrast(one: str, other: str) -> float:
     return (light + 0.05) / (dark + 0.05)
 
 
-# The heatmaps of the page, static and live, in the palette it has now (issue 34): a cell is
-# an element of a drawing filled with a step of the palette's scale, or with the masked grey
-# (extra.css's --attnlit-w0 ... and --attnlit-masked, as this palette computes them). What
-# weight 0 and masked cells look like, and each number written on a cell, with its colour and
-# its cell's where it is drawn (each drawing scrolled to the middle of the screen in turn).
-HEATMAPS = """() => {
-    const svgs = "http://www.w3.org/2000/svg", probe = document.createElementNS(svgs, "svg");
-    document.body.append(probe);
-    const computed = name => {
-        if (!getComputedStyle(document.body).getPropertyValue(`--attnlit-${name}`).trim()) return null;
-        const rect = probe.appendChild(document.createElementNS(svgs, "rect"));
-        rect.style.fill = `var(--attnlit-${name})`;
-        return getComputedStyle(rect).fill;
-    };
-    const steps = [...Array(21).keys()].map(k => computed(`w${k}`)), masked = computed("masked");
-    probe.remove();
-    const seen = {page: getComputedStyle(document.body).backgroundColor, zero: steps[0], cells: 0,
-                  zeros: [], hidden: [], texts: []};
-    if (steps.includes(null) || masked === null) return seen;
-    const fill = e => getComputedStyle(e).fill;
-    const cells = new Set([...document.querySelectorAll("article svg :is(path, rect)")]
-        .filter(e => e.checkVisibility() && (steps.includes(fill(e)) || fill(e) === masked)));
-    seen.cells = cells.size;
-    seen.zeros = [...new Set([...cells].map(fill).filter(f => f === steps[0]))];
-    seen.hidden = [...new Set([...cells].map(fill).filter(f => f === masked))];
-    const y = scrollY;
-    for (const svg of new Set([...cells].map(cell => cell.ownerSVGElement))) {
-        svg.scrollIntoView({ block: "center" });
-        for (const text of svg.querySelectorAll("text")) {
-            const box = text.getBoundingClientRect();
-            const under = document.elementsFromPoint(box.x + box.width / 2, box.y + box.height / 2)
-                .find(e => e !== text && cells.has(e));
-            if (under) seen.texts.push([text.textContent, fill(text), fill(under),
-                                        svg.classList.contains("attnlit-drawing")]);
-        }
-    }
-    scrollTo(0, y);
-    return seen;
-}"""
 
 
 # The terms Material found the results for: each result's link names those it matched
@@ -642,13 +589,6 @@ FOUND = """() => { const said = document.querySelector(".md-search-result__meta"
 # Material's answer to a query: its results, or its line saying there are none.
 ANSWERED = """none => document.querySelector(".md-search-result__item") !== null
     || document.querySelector(".md-search-result__meta").textContent.trim() === none"""
-# Each result: the page it leads to, and the text of each block of each of its previews.
-RESULTS = """() => [...document.querySelectorAll(".md-search-result__item")].map(item => ({
-    page: new URL(item.querySelector("a").href).pathname,
-    previews: [...item.querySelectorAll("article")].flatMap(article => [...article.childNodes]
-        .filter(node => !node.matches?.("h1, h2, nav, .md-search-result__icon, .md-search-result__terms"))
-        .map(node => node.textContent)),
-}))"""
 
 
 async def emptied_search_box(page):
@@ -671,7 +611,7 @@ async def search(page, query: str) -> dict:
     await emptied_search_box(page)
     await page.keyboard.insert_text(query)  # no key comes up: only the box's input event
     await page.wait_for_function(ANSWERED, arg=none)
-    inserted, terms = await page.evaluate(RESULTS), await page.evaluate(FOUND_FOR)
+    inserted, terms = await page.evaluate(probe("results")), await page.evaluate(FOUND_FOR)
     await emptied_search_box(page)
     cdp = await page.context.new_cdp_session(page)
     for key in query:
@@ -682,7 +622,7 @@ async def search(page, query: str) -> dict:
         await page.wait_for_function(f"terms => ({FOUND_FOR})().join(' ') === terms.join(' ')", arg=terms)
     else:
         await page.wait_for_function(ANSWERED, arg=none)
-    return {"inserted": inserted, "typed": await page.evaluate(RESULTS), "terms": terms,
+    return {"inserted": inserted, "typed": await page.evaluate(probe("results")), "terms": terms,
             "count": await page.evaluate(FOUND)}
 
 
@@ -699,95 +639,9 @@ async def heading_fonts(visit) -> list[str]:
     return [font["familyName"] for font in fonts]
 
 
-# Material mounts a code block (copy button, annotations) when it first comes into view
-# (content.lazy). To audit the page a reader ends up with, bring every visible block into view,
-# one a frame, until all are mounted; then back to the top.
-MOUNTED = """() => {
-    const next = [...document.querySelectorAll("article pre > code")].map(code => code.parentElement)
-        .find(block => block.checkVisibility() && !block.querySelector(".md-code__nav"));
-    if (next) next.scrollIntoView(); else window.scrollTo(0, 0);
-    return !next;
-}"""
-
-# Each block, folded (<details>) or in a hidden tab included, is shown, brought into view until
-# Material mounts it, and copied. Material's copy button (clipboard.js) selects the block's text
-# in a hidden field and asks the browser to copy it with execCommand("copy"): the test takes
-# the text at that call, which is what the reader's clipboard receives. (Reading the system
-# clipboard instead made the test hang now and then: the clipboard is one for all the pages
-# open at once, and a copy needs window focus, which a page opening or typing elsewhere takes.)
-COPY_EVERY_BLOCK = """async () => {
-    const frame = () => new Promise(resolve => requestAnimationFrame(resolve));
-    const copied = [];
-    document.execCommand = command => {
-        const field = document.activeElement;
-        copied.push(field instanceof HTMLTextAreaElement
-            ? field.value.slice(field.selectionStart, field.selectionEnd)
-            : document.getSelection().toString());
-        return command === "copy";
-    };
-    for (const code of document.querySelectorAll("article pre > code")) {
-        const block = code.parentElement;
-        for (let fold = block.closest("details"); fold; fold = fold.parentElement.closest("details"))
-            fold.open = true;
-        const tab = block.closest(".tabbed-block");
-        if (tab)
-            tab.closest(".tabbed-set").querySelectorAll(":scope > input")[
-                [...tab.parentElement.children].indexOf(tab)].checked = true;
-        block.scrollIntoView();
-        while (!block.querySelector("button[data-md-type=copy]"))
-            await frame();
-        const before = copied.length;
-        block.querySelector("button[data-md-type=copy]").click();
-        if (copied.length !== before + 1)
-            throw new Error(`block ${before + 1} of the page: its button copied nothing`);
-    }
-    return copied;
-}"""
 
 
-# A widget's drawing: each text that reaches past its edges (by more than a pixel), cut off
-# there. A translation's words are longer than the English ones the layout was made for.
-CLIPPED = """svg => {
-    const edge = svg.getBoundingClientRect();
-    return [...svg.querySelectorAll("text")].filter(text => {
-        const box = text.getBoundingClientRect();
-        return box.left < edge.left - 1 || box.right > edge.right + 1 || box.top < edge.top - 1 || box.bottom > edge.bottom + 1;
-    }).map(text => text.textContent);
-}"""
-# A widget (docs/javascripts/widgets.js) as the reader sees it: what it says, its numbers, its
-# drawing, the texts its drawing cuts off; its controls and the values they show.
-WIDGET = f"""figure => ({{
-    status: figure.querySelector(".attnlit-status").textContent,
-    numbers: figure.querySelector(".attnlit-numbers").textContent,
-    drawing: figure.querySelector("svg.attnlit-drawing").innerHTML,
-    clipped: ({CLIPPED})(figure.querySelector("svg.attnlit-drawing")),
-    state: Object.fromEntries([
-        ...[...figure.querySelectorAll("input[type=range]")]
-            .map(input => [input.labels[0].textContent, input.shown[input.value]]),
-        ...[...figure.querySelectorAll("fieldset")].map(set => [set.querySelector("legend").textContent,
-            set.querySelector("input:checked").parentElement.textContent.trim()]),
-    ]),
-}})"""
-# Sets controls by label to values as shown, as a reader would leave them; returns the widget.
-SET_STATE = f"""([figure, state]) => {{
-    for (const [label, value] of Object.entries(state)) {{
-        const slider = [...figure.querySelectorAll("input[type=range]")]
-            .find(input => input.labels[0].textContent === label);
-        if (slider) {{
-            if (!slider.shown.includes(value)) throw new Error(`${{label}} cannot show ${{value}}`);
-            slider.value = slider.shown.indexOf(value);
-            slider.dispatchEvent(new Event("input", {{ bubbles: true }}));
-            continue;
-        }}
-        const set = [...figure.querySelectorAll("fieldset")]
-            .find(set => set.querySelector("legend").textContent === label);
-        const radio = [...set.querySelectorAll("label")]
-            .find(option => option.textContent.trim() === value).querySelector("input");
-        radio.checked = true;
-        radio.dispatchEvent(new Event("change", {{ bubbles: true }}));
-    }}
-    return ({WIDGET})(figure);
-}}"""
+
 CHANGED = "([figure, status]) => figure.querySelector('.attnlit-status').textContent !== status"
 FOCUS_RING = """() => { const style = getComputedStyle(document.activeElement);
     return [style.outlineStyle, parseFloat(style.outlineWidth)]; }"""
@@ -806,7 +660,7 @@ async def move_controls(page, figure) -> list[dict]:
         slider = await control.evaluate("e => e.matches('input')")
         label = await control.evaluate("e => (e.labels?.[0] ?? e.querySelector('legend')).textContent")
         for how in ("keyboard", "pointer"):
-            before, ring = await figure.evaluate(WIDGET), None
+            before, ring = await figure.evaluate(probe("widget")), None
             if how == "keyboard":
                 await (control if slider else control.locator("input:checked")).focus()
                 last = await control.evaluate("e => e.matches('input') && e.value === e.max")
@@ -819,7 +673,7 @@ async def move_controls(page, figure) -> list[dict]:
                 await control.locator("label:not(:has(input:checked))").last.click()
             await page.wait_for_function(CHANGED, arg=[handle, before["status"]])
             moves.append({"control": label, "how": how, "before": before,
-                          "after": await figure.evaluate(WIDGET), "focus ring": ring})
+                          "after": await figure.evaluate(probe("widget")), "focus ring": ring})
     return moves
 
 
@@ -858,7 +712,7 @@ async def widget_records(visit, figures: list, name: str, scheme: str, records: 
     if scheme == "default":
         for figure in figures:
             kind = await figure.get_attribute("data-widget")  # one widget of a kind per page
-            records.append({"kind": kind, "start": await figure.evaluate(WIDGET),
+            records.append({"kind": kind, "start": await figure.evaluate(probe("widget")),
                             "names": await accessible_names(visit, f"[data-widget={kind}] .attnlit-controls input"),
                             "status": await accessible_names(visit, f"[data-widget={kind}] .attnlit-status")})
         await shoot_widgets(page, figures, name, "before", scheme)
@@ -870,13 +724,13 @@ async def widget_records(visit, figures: list, name: str, scheme: str, records: 
     if moved:
         await shoot_widgets(page, figures, name, "after", scheme)
     for figure, record in zip(figures, records):
-        await page.evaluate(SET_STATE, [await figure.element_handle(), record["start"]["state"]])
-        record["back"] = await figure.evaluate(WIDGET)
+        await page.evaluate(probe("setState"), [await figure.element_handle(), record["start"]["state"]])
+        record["back"] = await figure.evaluate(probe("widget"))
     await shoot_widgets(page, figures, name, "before", scheme)
     widgets = states(visit.name)
     for figure, record in zip(figures, records):
         handle = await figure.element_handle()
-        record["shown"] = [await page.evaluate(SET_STATE, [handle, {**record["start"]["state"], **shown.state}])
+        record["shown"] = [await page.evaluate(probe("setState"), [handle, {**record["start"]["state"], **shown.state}])
                            for shown in widgets.get(record["kind"], widgets.get(None, []))]
 
 
@@ -929,26 +783,13 @@ BROKEN = {
     ("flash-attention.md", None): lambda data: {**data, "steps": [{**step, "scores": None} for step in data["steps"]]},
 }
 WIDGET_DATA = re.compile(r'(<div class="attnlit-data" hidden>)(.*?)(</div>)', re.DOTALL)
-# What the page logs as errors (widgets.js logs a widget that failed), kept in the page.
-CONSOLE_ERRORS = """window.attnlitConsoleErrors = [];
-const consoleError = console.error;
-console.error = (...args) => { attnlitConsoleErrors.push(args.map(String).join(" ")); consoleError(...args); };"""
-# The page's widget as it is now, against the same page as served (parsed again, untouched).
-AS_SERVED = """async selector => {
-    const served = new DOMParser().parseFromString(await (await fetch(location.href)).text(), "text/html");
-    const [now, then] = [document, served].map(page => page.querySelector(selector));
-    return {same: now.innerHTML === then.innerHTML && now.className === then.className,
-            children: [...now.children].map(child => `${child.tagName.toLowerCase()}.${[...child.classList].join(".")}`),
-            controls: now.querySelectorAll(".attnlit-controls").length};
-}"""
 
 
 async def altered_record(browser, server: str, page_name: str, kind: str | None,
                          change: Callable[[dict], dict]) -> dict:
     """A page whose widget of `kind` (None: its only one) gets `change`d data: what the widget
     shows, or that the page is as served, and what the page logged as errors."""
-    context = await browser.new_context(viewport={"width": 1280, "height": 900})
-    context.set_default_timeout(120_000)
+    context = await new_context(browser, viewport={"width": 1280, "height": 900})
     selector = "figure[data-widget]" if kind is None else f'figure[data-widget="{kind}"]'
 
     def ours(found) -> bool:
@@ -971,7 +812,7 @@ async def altered_record(browser, server: str, page_name: str, kind: str | None,
 
     try:
         await context.route(server + url_path(page_name), altered)
-        await context.add_init_script(CONSOLE_ERRORS)
+        await context.add_init_script("attnlitProbes.watchConsoleErrors()")
         page, errors = await context.new_page(), []
         page.on("pageerror", lambda error: errors.append(str(error)))
         await page.goto(server + url_path(page_name))
@@ -982,112 +823,14 @@ async def altered_record(browser, server: str, page_name: str, kind: str | None,
                                      "|| attnlitConsoleErrors.length", arg=selector)
         live = await page.locator(selector + ".attnlit-live").count()
         return {"errors": [*errors, *await page.evaluate("attnlitConsoleErrors")],
-                "widget": await figure.evaluate(WIDGET) if live else None,
-                "as served": await page.evaluate(AS_SERVED, selector)}
+                "widget": await figure.evaluate(probe("widget")) if live else None,
+                "as served": await page.evaluate(probe("asServed"), selector)}
     finally:
         await context.close()
 
 
-# Widgets more than two screens below the top of the page: how many, and how many of them
-# are already set up.
-FAR_BELOW = """() => {
-    const far = [...document.querySelectorAll("figure[data-widget]")]
-        .filter(figure => figure.getBoundingClientRect().top > 2 * innerHeight);
-    return [far.length, far.filter(figure => figure.querySelector(".attnlit-controls")).length];
-}"""
 
 
-# Every figure of the page as a reader sees it: drawn at build time (.attnlit-figure, one SVG or
-# a panel of several), by a widget, or by a lab's cell. See test_figure_labels_overlap_nothing
-# for what overlapping means. Returns, for the tests:
-# - unstyled: each class used in a figure's SVG that no CSS rule applying to it names;
-# - small: each run of text drawn below 11 CSS px (its font size times its screen scale);
-# - overlaps: each label that overlaps another, a line of the axes or a marker;
-# - images: figures in a lab's output drawn as <img> (their text escapes every check);
-# - count, texts: how many figures and runs of text were measured.
-FIGURES = r"""() => {
-    const svgs = [...document.querySelectorAll("article .attnlit-figure svg, article .jp-OutputArea svg")];
-    const outputs = [...document.querySelectorAll("article .jp-OutputArea svg")];
-    const name = svg => svg.closest("figure")?.querySelector("figcaption")?.id ?? `output ${outputs.indexOf(svg)}`;
-    const selectors = [];
-    const collect = rules => { for (const rule of rules) {
-        if (rule.selectorText) selectors.push(rule.selectorText);
-        else if (rule.cssRules && (!rule.media || matchMedia(rule.media.mediaText).matches)) collect(rule.cssRules);
-    } };
-    for (const sheet of document.styleSheets) collect(sheet.cssRules);
-    const naming = new Map();  // class -> the selectors that name it
-    for (const selector of selectors)
-        for (const [, cls] of selector.matchAll(/\.([\w-]+)/g)) naming.set(cls, [...naming.get(cls) ?? [], selector]);
-    const applies = (element, selector) => { try { return element.matches(selector); } catch { return false; } };
-    const unstyled = new Set();
-    for (const svg of svgs)
-        for (const element of [svg, ...svg.querySelectorAll("[class]")])
-            for (const cls of element.classList)
-                if (!(naming.get(cls) ?? []).some(selector => applies(element, selector)))
-                    unstyled.add(`${name(svg)}: .${cls}`);
-    // Boxes on the screen: four corners, turned as the element is.
-    const corners = (element, [x0, y0, x1, y1]) => {
-        const m = element.getScreenCTM();
-        return [[x0, y0], [x1, y0], [x1, y1], [x0, y1]].map(([x, y]) => [m.a * x + m.c * y + m.e, m.b * x + m.d * y + m.f]);
-    };
-    const normals = shape => shape.map((p, i) => { const q = shape[(i + 1) % shape.length]; return [q[1] - p[1], p[0] - q[0]]; });
-    // Separating axes: two convex shapes (a box, a segment) are apart when some edge's normal
-    // separates them. Touching is apart.
-    const apart = (a, b) => [...normals(a), ...normals(b)].some(([x, y]) => {
-        if (!x && !y) return false;
-        const pa = a.map(p => p[0] * x + p[1] * y), pb = b.map(p => p[0] * x + p[1] * y);
-        return Math.max(...pa) <= Math.min(...pb) || Math.max(...pb) <= Math.min(...pa);
-    });
-    const straight = element => {  // a horizontal or vertical stroke, as a segment on the screen
-        let points = null;
-        if (element.tagName === "line") points = ["1", "2"].map(i => ["x", "y"].map(a => +element.getAttribute(a + i)));
-        else if (element.tagName === "polyline") points = element.getAttribute("points").trim().split(/\s+/).map(p => p.split(",").map(Number));
-        else {
-            const d = element.getAttribute("d")?.match(/^M\s*(-?[\d.]+)[\s,]+(-?[\d.]+)\s*L\s*(-?[\d.]+)[\s,]+(-?[\d.]+)\s*$/);
-            if (d) points = [[+d[1], +d[2]], [+d[3], +d[4]]];
-        }
-        if (points?.length !== 2 || (points[0][0] !== points[1][0] && points[0][1] !== points[1][1])) return null;
-        const m = element.getScreenCTM();
-        return points.map(([x, y]) => [m.a * x + m.c * y + m.e, m.b * x + m.d * y + m.f]);
-    };
-    const small = [], overlaps = [];
-    let texts = 0;
-    for (const svg of svgs.filter(svg => svg.checkVisibility())) {
-        const labels = [];
-        for (const text of svg.querySelectorAll("text")) {
-            // The runs that hold glyphs (mathtext is a <tspan> per glyph); whitespace between
-            // runs draws nothing.
-            const runs = [text, ...text.querySelectorAll("tspan")]
-                .filter(run => [...run.childNodes].some(node => node.nodeType === 3 && node.textContent.trim()));
-            if (!runs.length) continue;
-            const boxes = runs.map(run => {
-                const m = run.getScreenCTM(), size = parseFloat(getComputedStyle(run).fontSize);
-                texts += 1;
-                if (size * Math.hypot(m.a, m.b) < 11)
-                    small.push(`${name(svg)}: "${run.textContent.trim()}" ${(size * Math.hypot(m.a, m.b)).toFixed(1)} px`);
-                const box = run.getBBox(), inset = 0.1 * size;
-                return [box.x + inset, box.y + inset, box.x + box.width - inset, box.y + box.height - inset];
-            });
-            labels.push([text.textContent.replace(/\s+/g, ""), corners(text, [
-                Math.min(...boxes.map(b => b[0])), Math.min(...boxes.map(b => b[1])),
-                Math.max(...boxes.map(b => b[2])), Math.max(...boxes.map(b => b[3]))])]);
-        }
-        const drawn = [...svg.querySelectorAll("line, polyline, path, use")]
-            .filter(element => !element.closest("defs, pattern, clipPath, marker, mask"));
-        const lines = drawn.filter(element => element.tagName !== "use").map(straight).filter(Boolean);
-        const markers = drawn.filter(element => element.tagName === "use").map(use => [use, use.getBBox()])
-            .filter(([, box]) => box.width > 0 && box.height > 0)
-            .map(([use, box]) => corners(use, [box.x, box.y, box.x + box.width, box.y + box.height]));
-        labels.forEach(([label, box], i) => {
-            for (const [other, its] of labels.slice(i + 1))
-                if (!apart(box, its)) overlaps.push(`${name(svg)}: "${label}" on "${other}"`);
-            if (lines.some(line => !apart(box, line))) overlaps.push(`${name(svg)}: "${label}" on a line`);
-            if (markers.some(marker => !apart(box, marker))) overlaps.push(`${name(svg)}: "${label}" under a marker`);
-        });
-    }
-    const images = [...document.querySelectorAll("article .jp-OutputArea img")].map(img => img.alt);
-    return {unstyled: [...unstyled], small, overlaps, images, count: svgs.length, texts};
-}"""
 
 
 # On a phone, how large a widget draws (its width on screen over its drawing's width), and
@@ -1097,122 +840,16 @@ PHONE = """() => [...document.querySelectorAll("figure.attnlit-live > svg.attnli
     .concat(document.documentElement.scrollWidth - document.documentElement.clientWidth)"""
 
 
-# A page as a phone shows it (390 px), every fold open and every tab shown. What is cut: an
-# element of the article that reaches past the screen's edge with no box that clips it in
-# between. What scrolls unseen: a box that hides some of its content but does not scroll, or
-# scrolls without the cue (a fade on the side with more to see, on the right as the page
-# opens, on the left once scrolled to the end), or cannot take the keyboard's focus (axe's
-# scrollable-region-focusable).
-OPEN_EVERYTHING = """() => {
-    document.querySelectorAll("article details").forEach(fold => fold.open = true);
-    const style = document.createElement("style");
-    style.textContent = ".tabbed-set > .tabbed-content > .tabbed-block { display: block !important; }";
-    document.head.append(style);
-}"""
-NARROW = """async () => {
-    const frame = () => new Promise(resolve => requestAnimationFrame(resolve));
-    await document.fonts.ready;
-    await frame(); await frame();  // resize observers (overrides/main.html) have run
-    const article = document.querySelector("article"), screen = document.documentElement.clientWidth;
-    const name = e => e.tagName.toLowerCase() + [...e.classList].map(c => `.${c}`).join("")
-        + ` "${e.textContent.replace(/\\s+/g, " ").trim().slice(0, 50)}"`;
-    const clips = e => getComputedStyle(e).overflowX !== "visible";
-    // The fade: a gradient that is transparent at the given side and opaque inward.
-    const fades = (e, side) => {
-        const mask = getComputedStyle(e).maskImage;
-        return mask.includes("gradient") && mask.includes(side === "right" ? "to left" : "to right");
-    };
-    const cut = [], unseen = [], scrolling = [];
-    for (const e of article.querySelectorAll("*")) {
-        if (e.closest("svg, .md-tooltip2")) continue;  // figures have tests of their own
-        const box = e.getBoundingClientRect();
-        if (!box.width) continue;
-        let holder = e.parentElement;
-        while (holder && article.contains(holder) && !clips(holder)) holder = holder.parentElement;
-        if (!article.contains(holder) && (box.right > screen + 1 || box.left < -1)) cut.push(name(e));
-        if (clips(e) && e.scrollWidth > e.clientWidth + 1) {
-            const style = getComputedStyle(e), faults = [];
-            if (!["auto", "scroll"].includes(style.overflowX)) faults.push("does not scroll");
-            if (!fades(e, "right")) faults.push("no fade on the right");
-            if (!(e.tabIndex >= 0 || e.querySelector("a[href], button, input, [tabindex]")))
-                faults.push("not focusable");
-            if (faults.length) unseen.push(`${name(e)}: ${e.scrollWidth - e.clientWidth} px hidden, ${faults}`);
-            else scrolling.push(e);
-        }
-    }
-    for (const e of scrolling) e.scrollLeft = e.scrollWidth;
-    await frame(); await frame();
-    for (const e of scrolling) {
-        if (!fades(e, "left") || fades(e, "right"))
-            unseen.push(`${name(e)}: scrolled to the end, no fade on the left only`);
-        e.scrollLeft = 0;
-    }
-    return {cut, unseen, sideways: document.documentElement.scrollWidth - screen,
-            scrolling: scrolling.length};
-}"""
-# Inline code that wraps: where a line ends between two characters of a name or number.
-BROKEN_CODE = """() => {
-    const broken = [];
-    for (const code of document.querySelectorAll("article code")) {
-        if (code.closest("pre") || code.getClientRects().length < 2) continue;
-        const walker = document.createTreeWalker(code, NodeFilter.SHOW_TEXT), range = document.createRange();
-        let last = null;
-        for (let node; (node = walker.nextNode());)
-            for (let i = 0; i < node.length; i++) {
-                range.setStart(node, i);
-                range.setEnd(node, i + 1);
-                const rect = range.getClientRects()[0];
-                if (!rect) continue;
-                const character = node.data[i];
-                if (last && rect.top > last.top + 1 && /\\w/.test(last.character) && /\\w/.test(character))
-                    broken.push(`${code.textContent.slice(0, 60)} (${last.character}|${character})`);
-                last = {top: rect.top, character};
-            }
-    }
-    return broken;
-}"""
 # Each −∞ of the page's formulas: the gap between the minus and the ∞, in px.
 MINUS_INFINITY = """() => [...document.querySelectorAll("article math mo")]
     .filter(minus => minus.textContent === "\u2212" && minus.nextElementSibling?.textContent === "\u221e")
     .map(minus => minus.nextElementSibling.getBoundingClientRect().left - minus.getBoundingClientRect().right)"""
 
 
-# Each slider of the page's widgets moved through every value: where its value and its track
-# are each time (a value that grows pushes the track along as the reader drags it).
-SLIDER_PLACES = """() => [...document.querySelectorAll("figure[data-widget] input[type=range]")].map(input => {
-    const value = input.parentElement.querySelector("output"), places = new Set();
-    for (let i = +input.min; i <= +input.max; i++) {
-        input.value = i;
-        input.dispatchEvent(new Event("input", { bubbles: true }));
-        const [box, track] = [value, input].map(e => e.getBoundingClientRect());
-        places.add(`${box.left.toFixed(1)} ${box.width.toFixed(1)} ${track.left.toFixed(1)}`);
-    }
-    return [input.labels[0].textContent, places.size];
-})"""
 
 
-# Each table of the page as a phone shows it: how much of it is out of sight sideways, its
-# fade (overrides/main.html), whether it is set as a list of its rows, and the cells that are
-# not shown after their column's name.
-TABLES = """() => [...document.querySelectorAll("article table")].map(table => {
-    const box = table.closest(".md-typeset__scrollwrap") ?? table.parentElement;
-    const names = [...(table.tHead?.rows[0].cells ?? [])].map(th => th.textContent.trim());
-    const unnamed = [...table.querySelectorAll("tbody tr")].flatMap(row => [...row.cells].slice(1)
-        .filter((cell, i) => cell.textContent.trim() && names[i + 1]
-            && !getComputedStyle(cell, "::before").content.includes(names[i + 1]))
-        .map(cell => cell.textContent.trim().slice(0, 40)));
-    return {hidden: box.scrollWidth - box.clientWidth, fade: box.dataset.attnlitMore ?? "",
-            stacked: box.hasAttribute("data-attnlit-stacked"), unnamed};
-})"""
 
 
-# Controls smaller than 24 by 24 CSS px (WCAG 2.2's target size), shown on the page: a radio
-# button or a checkbox counts as the label that holds it; an input of no size (a tab's
-# radio button, which its label stands for) is none.
-TARGETS = """() => [...document.querySelectorAll("article input, article button, article select")]
-    .map(control => [control, (control.closest("label") ?? control).getBoundingClientRect()])
-    .filter(([, box]) => box.width * box.height > 0 && (box.width < 24 || box.height < 24))
-    .map(([control, box]) => `${control.outerHTML.slice(0, 80)}: ${box.width} x ${box.height}`)"""
 
 
 async def phone_record(browser, server: str, page_name: str) -> dict:
@@ -1223,8 +860,7 @@ async def phone_record(browser, server: str, page_name: str) -> dict:
     name, at 390 px and at 1280 px; how a widget redraws when turned, and where its sliders'
     values sit ("narrow").
     """
-    context = await browser.new_context(viewport={"width": 390, "height": 844})
-    context.set_default_timeout(120_000)
+    context = await new_context(browser, viewport={"width": 390, "height": 844})
     try:
         page, errors = await context.new_page(), []
         page.on("pageerror", lambda error: errors.append(str(error)))
@@ -1234,143 +870,41 @@ async def phone_record(browser, server: str, page_name: str) -> dict:
             await figure.scroll_into_view_if_needed()
             await figure.locator(".attnlit-numbers").wait_for()
         *scales, overflow = await page.evaluate(PHONE)
-        phone = {"scales": scales, "overflow": overflow, "widgets": len(figures), "targets": await page.evaluate(TARGETS),
-                 "tables": await page.evaluate(TABLES),
-                 "figures": await page.evaluate(FIGURES),
-                 "clipped": [await figure.evaluate(f"figure => ({CLIPPED})(figure.querySelector('svg.attnlit-drawing'))")
+        phone = {"scales": scales, "overflow": overflow, "widgets": len(figures), "targets": await page.evaluate(probe("targets")),
+                 "tables": await page.evaluate(probe("tables")),
+                 "figures": await page.evaluate(probe("figures")),
+                 "clipped": [await figure.evaluate("figure => attnlitProbes.clipped(figure.querySelector('svg.attnlit-drawing'))")
                              for figure in figures]}
         for i, figure in enumerate(figures):
             await shoot(page, figure, SHOTS / f"widget-{shot_name(page_name)}-{i}-phone.png")
-        await page.evaluate(OPEN_EVERYTHING)
-        await page.wait_for_function(MOUNTED, polling="raf")  # Material's code blocks, focusable
-        narrow = {**await page.evaluate(NARROW), "broken": await page.evaluate(BROKEN_CODE),
+        await page.evaluate(probe("openEverything"))
+        await page.wait_for_function(probe("mounted"), polling="raf")  # Material's code blocks, focusable
+        narrow = {**await page.evaluate(probe("narrow")), "broken": await page.evaluate(probe("brokenCode")),
                   "minus infinity": await page.evaluate(MINUS_INFINITY)}
         if language_of(page_name) == "th":
-            narrow["thai breaks"] = {390: await page.evaluate(THAI_BREAKS)}
+            narrow["thai breaks"] = {390: await page.evaluate(probe("thaiBreaks"))}
         # Turned to a wide screen, a widget lays its panels out again as a wide screen has them
         # (resize events are handled before the frame after next is drawn).
         await page.set_viewport_size({"width": 1280, "height": 900})
         await page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
         phone["widened"] = [await figure.evaluate("f => f.querySelector('svg.attnlit-drawing').innerHTML")
                             for figure in figures]
-        narrow["broken wide"] = await page.evaluate(BROKEN_CODE)
+        narrow["broken wide"] = await page.evaluate(probe("brokenCode"))
         if language_of(page_name) == "th":
-            narrow["thai breaks"][1280] = await page.evaluate(THAI_BREAKS)
+            narrow["thai breaks"][1280] = await page.evaluate(probe("thaiBreaks"))
         if page_name not in TRANSLATED:  # a translation's sliders: its English page's data and script
-            narrow["slider places"] = await page.evaluate(SLIDER_PLACES)
+            narrow["slider places"] = await page.evaluate(probe("sliderPlaces"))
         phone["errors"] = errors
         return {"phone": phone, "narrow": narrow}
     finally:
         await context.close()
 
 
-# Where lines of Thai break inside a run of Thai letters (Thai writes no spaces): for each
-# such break, the run, where in it the line broke, and whether two text nodes meet there (the
-# build cuts words by the text between elements: tools/thai_words.py).
-THAI_BREAKS = r"""() => {
-    // Thai letters, and what the build puts between them (a word joiner, a zero-width space).
-    const thai = c => (c >= "\u0e00" && c <= "\u0e7f") || c === "\u2060" || c === "\u200b", found = [];
-    const walker = document.createTreeWalker(document.querySelector("article"), NodeFilter.SHOW_TEXT, {
-        acceptNode: node => node.parentElement.closest("pre, code, svg, math, script, style")
-            ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT });
-    const box = node => node.parentElement.closest("p, li, td, th, figcaption, h1, h2, h3, h4, h5, summary, dt, dd, div");
-    let run = [];  // [character, its line's top, its node] of the run of Thai letters so far
-    const end = () => {
-        for (let i = 1; i < run.length; i++)
-            if (run[i][1] > run[i - 1][1] + 2)
-                found.push({ run: run.map(c => c[0]).join(""), at: i, between: run[i][2] !== run[i - 1][2] });
-        run = [];
-    };
-    while (walker.nextNode()) {
-        const node = walker.currentNode;
-        if (run.length && box(node) !== box(run.at(-1)[2])) end();
-        for (let i = 0; i < node.length; i++) {
-            if (!thai(node.data[i])) { end(); continue; }
-            const range = document.createRange();
-            range.setStart(node, i);
-            range.setEnd(node, i + 1);
-            const rect = range.getClientRects()[0];
-            if (rect) run.push([node.data[i], rect.top, node]);
-        }
-    }
-    end();
-    return found;
-}"""
-# Every listing outside a fold (a figure's code, a solution): its lines, its height in lines
-# as shown, and for one folded behind a button (overrides/main.html), the height with the
-# button pressed, what the button then says, and the height once pressed again.
-LISTINGS = """() => [...document.querySelectorAll("article pre > code")].filter(c => !c.closest("details")).map(code => {
-    const lines = code.textContent.replace(/\\n$/, "").split("\\n").length;
-    const high = () => code.getBoundingClientRect().height / parseFloat(getComputedStyle(code).lineHeight);
-    const shown = high(), button = code.closest("pre").nextElementSibling;
-    if (!button?.matches(".attnlit-unfold")) return { lines, shown };
-    const folded = [button.textContent, button.getAttribute("aria-expanded")];
-    button.click();
-    const open = [high(), button.textContent, button.getAttribute("aria-expanded")];
-    button.click();
-    return { lines, shown, folded, open, again: high() };
-})"""
-# Where a page shows pictures, at 1280 px as it opens (folds closed, widgets set up): the top
-# and bottom of each figure, widget or playground, every heading's top and text, the
-# article's bottom; all from the page's top (issue 34: a wall of code before the first picture).
-PLACES = """() => {
-    const top = element => element.getBoundingClientRect().top + scrollY;
-    const shown = element => !element.closest("details:not([open])");
-    const article = document.querySelector("article");
-    return {
-        figures: [...article.querySelectorAll(".attnlit-figure, .attnlit-playground")].filter(shown)
-            .map(figure => [top(figure), top(figure) + figure.getBoundingClientRect().height]),
-        headings: [...article.querySelectorAll("h2, h3")].filter(shown)
-            .map(heading => [top(heading), heading.textContent.replace(/\\s+/g, " ").replace("¶", "").trim()]),
-        end: top(article) + article.getBoundingClientRect().height,
-    };
-}"""
-# What Thai type is set in: the captions' style, the admonitions' size, how far the link
-# underlines sit below the text (in ems of the link's size).
-THAI_TYPE = """() => ({
-    captions: [...new Set([...document.querySelectorAll("article figcaption")].map(c => getComputedStyle(c).fontStyle))],
-    admonitions: [...document.querySelectorAll("article .admonition p, article details p")]
-        .map(p => parseFloat(getComputedStyle(p).fontSize)).sort((a, b) => a - b)[0] ?? null,
-    underlines: [...new Set([...document.querySelectorAll("article p a[href]:not(.headerlink)")].map(a => {
-        const style = getComputedStyle(a);
-        return +(parseFloat(style.textUnderlineOffset) / parseFloat(style.fontSize)).toFixed(2);
-    }))],
-    family: getComputedStyle(document.body).fontFamily,
-})"""
 
 
-# Material follows a click on a link of the site without a reload once it has read the
-# sitemap; a click before that loads the page, and the visit would test nothing. So: click the
-# footer's "next" link until Material takes the click (it cancels the load), a frame apart,
-# and never let the browser load the page itself.
-CLICK_NEXT = """() => {
-    let taken = false;
-    addEventListener("click", event => { taken = event.defaultPrevented; event.preventDefault(); },
-                     { once: true });
-    document.querySelector("a.md-footer__link--next").click();
-    return taken;
-}"""
 # Pages a footer link apart: one without widgets, then three with one each (and their kinds).
 INSTANT = ("queries-keys-values.md", ("scaling.md", "scale"), ("causal-attention.md", "mask"),
            ("dropout.md", "dropout"))
-# The listeners on the window's resize event that are on at any time: what addEventListener
-# adds there and removeEventListener has not taken off (a bare addEventListener(...) in a
-# script is the window's).
-RESIZE_LISTENERS = """(() => {
-    const on = new Set(), prototype = EventTarget.prototype;
-    const { addEventListener: add, removeEventListener: remove } = prototype;
-    prototype.addEventListener = function (type, listener, ...options) {
-        const target = this ?? window;
-        if (target === window && type === "resize") on.add(listener);
-        return add.call(target, type, listener, ...options);
-    };
-    prototype.removeEventListener = function (type, listener, ...options) {
-        const target = this ?? window;
-        if (target === window && type === "resize") on.delete(listener);
-        return remove.call(target, type, listener, ...options);
-    };
-    window.attnlitResizeListeners = () => on.size;
-})();"""
 
 
 async def instant_record(browser, server: str) -> list[dict]:
@@ -1384,10 +918,9 @@ async def instant_record(browser, server: str) -> list[dict]:
     they arrive: during the hops, the visit holds the shared script back until the kind's
     has run, the order that once made a widget fail now and then. Each widget page: where it
     is, its errors so far, how many widgets were set up, with how many sets of controls, and
-    how many listeners the window's resize event has (RESIZE_LISTENERS), as on the first page.
+    how many listeners the window's resize event has (watchResizeListeners), as on the first page.
     """
-    context = await browser.new_context(viewport={"width": 1280, "height": 900})
-    context.set_default_timeout(120_000)
+    context = await new_context(browser, viewport={"width": 1280, "height": 900})
 
     async def switch_on(route):
         response = await route.fetch()
@@ -1408,7 +941,7 @@ async def instant_record(browser, server: str) -> list[dict]:
     try:
         await context.route(lambda url: url.endswith(("/", ".html", "/sitemap.xml")), switch_on)
         await context.route(lambda url: url.endswith("/javascripts/widgets.js"), shared_script_last)
-        await context.add_init_script(RESIZE_LISTENERS)
+        await context.add_init_script("attnlitProbes.watchResizeListeners()")
         page, errors, seen = await context.new_page(), [], []
         page.on("console", lambda m: m.type == "error" and errors.append(m.text))
         page.on("pageerror", lambda error: errors.append(str(error)))
@@ -1417,7 +950,7 @@ async def instant_record(browser, server: str) -> list[dict]:
         first = await page.evaluate("attnlitResizeListeners()")
         for name, kind in INSTANT[1:]:
             hop["kind"] = kind
-            await page.wait_for_function(CLICK_NEXT, polling="raf")
+            await page.wait_for_function(probe("clickNext"), polling="raf")
             await page.locator(f"figure[data-widget={kind}]").scroll_into_view_if_needed()
             await page.wait_for_function(f"document.querySelector('figure[data-widget={kind}].attnlit-live')")
             seen.append({"path": await page.evaluate("location.pathname"), "errors": [*errors],
@@ -1435,63 +968,30 @@ async def instant_record(browser, server: str) -> list[dict]:
 # The palette: a first visit in a system set to each scheme; then, in light, a switch by
 # keyboard, the next page, and a switch back by pointer (overrides/partials/palette.html).
 PALETTE_PAGES = ("attention-without-weights.md", "dropout.md")
-# Every change of the palette's attributes on <body>, and every colour-scheme meta tag added,
-# from the document's start: what changed, and whether the article existed then.
-PALETTE_CHANGES = """window.attnlitPaletteChanges = [];
-new MutationObserver(records => {
-    for (const record of records) {
-        const what = record.type === "attributes" ? record.attributeName
-            : [...record.addedNodes].some(node => node.matches?.("meta[name=color-scheme]"))
-            ? "meta color-scheme" : null;
-        if (what && (record.target === document.body || record.target === document.head))
-            window.attnlitPaletteChanges.push([what, document.querySelector("article") !== null]);
-    }
-}).observe(document, { subtree: true, childList: true, attributeFilter: ["data-md-color-media",
-    "data-md-color-scheme", "data-md-color-primary", "data-md-color-accent", "data-md-color-switching"] });"""
-PALETTE = """() => ({
-    scheme: document.body.dataset.mdColorScheme,
-    toggles: [...document.querySelectorAll(".md-header__option label")]
-        .filter(label => label.checkVisibility()).map(label => label.title),
-    stored: __md_get("__palette"),
-    viewport: getComputedStyle(document.documentElement).colorScheme,
-    bar: [...document.querySelectorAll("meta[name=theme-color]")].map(meta => meta.content),
-    header: getComputedStyle(document.querySelector(".md-header")).backgroundColor,
-    changes: window.attnlitPaletteChanges,
-})"""
-# A click on the toggle; two frames later, the colour transitions that it started and that
-# still run (one that ran before the click, e.g. a link of the contents, does not count).
-SWITCH_AND_COUNT = """() => new Promise(resolve => {
-    const before = new Set(document.getAnimations());
-    document.querySelector(".md-header__option label:not([hidden])").click();
-    requestAnimationFrame(() => requestAnimationFrame(() => resolve(document.getAnimations()
-        .filter(a => a instanceof CSSTransition && a.playState === "running" && !before.has(a))
-        .length)));
-})"""
 
 
 async def palette_record(browser, server: str) -> dict:
     """What the palette is, and what changed it, at each step (PALETTE_PAGES)."""
     seen = {}
     for system in ("dark", "light"):
-        context = await browser.new_context(color_scheme=system)
-        context.set_default_timeout(120_000)
+        context = await new_context(browser, color_scheme=system)
         try:
             page = await context.new_page()
             errors = []
             page.on("pageerror", lambda error: errors.append(str(error)))
-            await context.add_init_script(PALETTE_CHANGES)
+            await context.add_init_script("attnlitProbes.watchPaletteChanges()")
             await page.goto(server + url_path(PALETTE_PAGES[0]))
-            seen[system] = await page.evaluate(PALETTE)
+            seen[system] = await page.evaluate(probe("palette"))
             if system == "light":
                 # The option whose toggle shows, the checked one: where Tab stops in the form.
                 await page.locator(".md-header__option > .md-option:has(+ label:not([hidden]))").focus()
                 await page.keyboard.press("Enter")
                 await page.wait_for_function(SWITCHED, arg="slate")
-                seen["enter"] = await page.evaluate(PALETTE)
+                seen["enter"] = await page.evaluate(probe("palette"))
                 await page.goto(server + url_path(PALETTE_PAGES[1]))
-                seen["next page"] = await page.evaluate(PALETTE)
-                seen["transitions"] = await page.evaluate(SWITCH_AND_COUNT)
-                seen["clicked"] = await page.evaluate(PALETTE)
+                seen["next page"] = await page.evaluate(probe("palette"))
+                seen["transitions"] = await page.evaluate(probe("switchAndCount"))
+                seen["clicked"] = await page.evaluate(probe("palette"))
             seen[f"{system} errors"] = errors
         finally:
             await context.close()
@@ -1509,8 +1009,7 @@ SYSTEM_OPTION = ('<input class="md-option" data-md-color-media="(prefers-color-s
 async def palette_system_record(browser, server: str) -> dict:
     """A page whose palette form has SYSTEM_OPTION, chosen by an earlier visit, in a dark
     system: what the palette is, and the errors."""
-    context = await browser.new_context(color_scheme="dark")
-    context.set_default_timeout(120_000)
+    context = await new_context(browser, color_scheme="dark")
 
     async def with_system_option(route):
         response = await route.fetch()
@@ -1524,7 +1023,7 @@ async def palette_system_record(browser, server: str) -> dict:
         page, errors = await context.new_page(), []
         page.on("pageerror", lambda error: errors.append(str(error)))
         await page.goto(server + url_path(PALETTE_PAGES[0]))
-        seen = await page.evaluate(PALETTE)
+        seen = await page.evaluate(probe("palette"))
         return {"scheme": seen["scheme"], "toggles": seen["toggles"], "errors": errors,
                 "media": await page.evaluate("document.body.dataset.mdColorMedia")}
     finally:
@@ -1534,33 +1033,8 @@ async def palette_system_record(browser, server: str) -> dict:
 # Chapter 10's timeline (docs/javascripts/widgets/training.js, with widgets.js's slider): its
 # named moments, its play button, and on a phone its heads beside the slider (issue 34).
 TIMELINE = "trained-gpt.md"
-# The timeline as the reader sees it: its moments' buttons, the play button's words (the one
-# shown), the step, whether its status is busy (playing: read out once, where it stops).
-TIMELINE_STATE = """figure => ({
-    moments: [...figure.querySelectorAll(".attnlit-marks button")].map(button => button.textContent),
-    play: [...figure.querySelectorAll(".attnlit-play span")].filter(span => !span.hidden && getComputedStyle(span).visibility !== "hidden")
-        .map(span => span.textContent),
-    step: figure.querySelector("output").textContent,
-    busy: figure.querySelector(".attnlit-status").hasAttribute("aria-busy"),
-    status: figure.querySelector(".attnlit-status").textContent,
-})"""
-# Every step the timeline shows from now on, in order, each as the reader saw it then (its
-# state read when the step changed, not after a round trip: playing moves on by itself).
-WATCH_STEPS = f"""figure => {{
-    const out = figure.querySelector("output"), steps = window.attnlitSteps = [];
-    new MutationObserver(() => steps.push(({TIMELINE_STATE})(figure)))
-        .observe(out, {{ childList: true, characterData: true, subtree: true }});
-}}"""
 STEPS_SEEN = "n => window.attnlitSteps.length >= n"
 STOPPED = "figure => !figure.querySelector('.attnlit-status').hasAttribute('aria-busy')"
-# On a phone, with the slider at the top of the screen, under Material's header: the heads' top
-# and bottom, and the screen's height.
-HEADS_IN_VIEW = """figure => {
-    const controls = figure.querySelector(".attnlit-controls"), header = document.querySelector(".md-header");
-    window.scrollBy(0, controls.getBoundingClientRect().top - header.getBoundingClientRect().bottom);
-    const heads = figure.querySelector("svg.attnlit-drawing [data-part=heads]").getBoundingClientRect();
-    return { top: heads.top, bottom: heads.bottom, controls: controls.getBoundingClientRect().top, screen: innerHeight };
-}"""
 
 
 async def timeline_record(browser, server: str) -> dict:
@@ -1570,8 +1044,7 @@ async def timeline_record(browser, server: str) -> dict:
     seen, errors = {}, []
     for case, options in (("wide", {}), ("reduced", {"reduced_motion": "reduce"}),
                           ("phone", {"viewport": {"width": 390, "height": 844}})):
-        context = await browser.new_context(**{"viewport": {"width": 1280, "height": 900}, **options})
-        context.set_default_timeout(120_000)
+        context = await new_context(browser, **{"viewport": {"width": 1280, "height": 900}, **options})
         try:
             page = await context.new_page()
             page.on("console", lambda m: m.type == "error" and errors.append(m.text))
@@ -1582,42 +1055,42 @@ async def timeline_record(browser, server: str) -> dict:
             await figure.locator(".attnlit-numbers").wait_for()
             handle, play = await figure.element_handle(), figure.locator(".attnlit-play")
             if case == "phone":
-                seen["phone"] = [await figure.evaluate(HEADS_IN_VIEW)]
+                seen["phone"] = [await figure.evaluate(probe("headsInView"))]
                 await figure.locator("input[type=range]").focus()
                 for _ in range(3):
                     await page.keyboard.press("ArrowRight")
-                seen["phone"].append(await figure.evaluate(HEADS_IN_VIEW))
+                seen["phone"].append(await figure.evaluate(probe("headsInView")))
                 continue
             await play.focus()
             if case == "reduced":
-                before = await figure.evaluate(TIMELINE_STATE)
+                before = await figure.evaluate(probe("timelineState"))
                 seen["reduced"] = [before]
                 for _ in range(2):
                     await page.keyboard.press("Enter")
-                    seen["reduced"].append(await figure.evaluate(TIMELINE_STATE))
+                    seen["reduced"].append(await figure.evaluate(probe("timelineState")))
                 continue
-            seen["start"] = await figure.evaluate(TIMELINE_STATE)
+            seen["start"] = await figure.evaluate(probe("timelineState"))
             seen["names"] = await accessible_names(SimpleNamespace(context=context, page=page),
                                                    '[data-widget="training"] .attnlit-controls button')
             seen["pressed"] = []
             for button in await figure.locator(".attnlit-marks button").all():
                 await button.focus()
                 await page.keyboard.press("Enter")
-                seen["pressed"].append(await figure.evaluate(WIDGET))
-            await page.evaluate(SET_STATE, [handle, {"step": "1100"}])
-            await figure.evaluate(WATCH_STEPS)
+                seen["pressed"].append(await figure.evaluate(probe("widget")))
+            await page.evaluate(probe("setState"), [handle, {"step": "1100"}])
+            await figure.evaluate(probe("watchSteps"))
             await play.focus()
             await page.keyboard.press("Enter")
             await page.wait_for_function(STOPPED, arg=handle)
             steps = await page.evaluate("attnlitSteps.splice(0)")
             seen["playing"] = steps[0]  # as the first step after the press was shown
-            seen["played"] = {**await figure.evaluate(TIMELINE_STATE), "steps": [step["step"] for step in steps],
+            seen["played"] = {**await figure.evaluate(probe("timelineState")), "steps": [step["step"] for step in steps],
                               "numbers": await figure.evaluate("f => f.querySelector('.attnlit-numbers').textContent")}
             await page.keyboard.press("Enter")  # at the end: from the first again
             await page.wait_for_function(STEPS_SEEN, arg=1)
             seen["again"] = (await page.evaluate("attnlitSteps"))[0]
             await page.keyboard.press("Enter")  # and paused
-            seen["paused"] = await figure.evaluate(TIMELINE_STATE)
+            seen["paused"] = await figure.evaluate(probe("timelineState"))
         finally:
             await context.close()
     seen["errors"] = errors
@@ -1627,98 +1100,21 @@ async def timeline_record(browser, server: str) -> dict:
 # Page 10c's playground (docs/javascripts/tinygpt.js): chapter 10's model, run in the browser.
 LIVE = "talk-to-the-model.md"
 LIVE_FILES = ("/talk-to-the-model/tinygpt.bin", "/talk-to-the-model/reference.json")
-# The playground as the reader sees it: its status line, its tables, its tokens (as shown, with
-# the bytes each spans), its text line (the text, then the continuation: a byte of no character
-# marked and in hex) and which heads are off.
-PLAYGROUND = """box => {
-    const out = box.querySelector(".attnlit-text-out"), mark = out?.querySelector("mark");
-    const tokens = [...box.querySelectorAll(".attnlit-token")];
-    return {
-        state: box.dataset.state,
-        status: box.querySelector(".attnlit-status")?.textContent ?? "",
-        top: [...box.querySelectorAll(".attnlit-top tbody tr")].map(tr => [...tr.cells].slice(0, 3).map(td => td.textContent)),
-        keys: [...box.querySelectorAll(".attnlit-keys tbody tr")].map(tr => [...tr.cells].map(td => td.textContent)),
-        continuation: mark?.textContent ?? "",
-        alone: [...(mark?.childNodes ?? [])].map(node => node.nodeType === 1 && node.matches(".attnlit-byte")
-            ? "\ufffd" : node.textContent).join(""),
-        prompt: [...(out?.childNodes ?? [])].filter(node => node !== mark).map(node => node.textContent).join(""),
-        full: box.querySelector(".attnlit-continuation")?.textContent ?? "",
-        tokens: tokens.map(token => token.textContent),
-        spans: tokens.map(token => token.dataset.bytes.split(" ").length),
-        bytes: tokens.flatMap(token => token.dataset.bytes.split(" ").map(Number)),
-        position: box.querySelector("input[type=range]")?.value,
-        off: [...box.querySelectorAll("input[role=switch]:not(:checked)")].map(s => s.parentElement.textContent.trim()),
-        // Issue 34: the token that really comes next, and its row if the table lists it; the
-        // tokens dashed (earlier occurrences of the current one); each head's ringed keys
-        // (where an induction head looks); what the line under the rows says.
-        real: box.querySelector("p.attnlit-real")?.textContent ?? "",
-        marked: [...box.querySelectorAll(".attnlit-top tbody tr")].findIndex(tr => tr.matches(".attnlit-real")),
-        earlier: tokens.flatMap((token, i) => token.matches(".attnlit-earlier") ? [i] : []),
-        rings: [...box.querySelectorAll(".attnlit-head")].map(head => {
-            const cells = [...box.querySelector(".attnlit-grid").children], from = cells.indexOf(head) + 1;
-            return cells.slice(from, from + tokens.flatMap(token => token.dataset.bytes.split(" ")).length)
-                .flatMap((cell, j) => cell.matches(".attnlit-look") ? [j] : []);
-        }),
-        looks: box.querySelector(".attnlit-looks")?.textContent ?? "",
-        ends: [...box.querySelectorAll(".attnlit-slider button")].map(button => button.getAttribute("aria-disabled")),
-    };
-}"""
-# Where the playground's parts are, from its top (issue 34: nothing moves while a reader types).
-PLAYGROUND_LAYOUT = """box => Object.fromEntries([".attnlit-caption", ".attnlit-grid", ".attnlit-looks", ".attnlit-top table",
-    "p.attnlit-real", ".attnlit-keys table", ".attnlit-continuation", ".attnlit-timing"].map(selector => {
-        const r = box.querySelector(selector).getBoundingClientRect(), top = box.getBoundingClientRect().top;
-        return [selector, [r.top - top, r.left, r.width, r.height].map(Math.round).join(" ")];
-    }))"""
 
 
 async def typed_and_measured(page, box, text: str) -> list[dict]:
     """The playground's layout after each key of `text`, typed into its text box."""
     handle, field, layouts = await box.element_handle(), box.get_by_role("textbox"), []
     for key in text:
-        before = await box.evaluate(PLAYGROUND)
+        before = await box.evaluate(probe("playground"))
         await field.press_sequentially(key)
         await page.wait_for_function(STATUS_CHANGED, arg=[handle, before["status"]])
-        layouts.append(await box.evaluate(PLAYGROUND_LAYOUT))
+        layouts.append(await box.evaluate(probe("playgroundLayout")))
     return layouts
-# The browser's model against PyTorch's (reference.json, which a block of the page writes): for
-# each sequence, the largest difference of its logits and of its attention weights, and its
-# greedy continuation, both ways.
-COMPARE = """async url => {
-    const model = window.attnlitTinyGPT, reference = await (await fetch(url)).json();
-    const worst = (a, b) => Math.max(...Array.from(a, (v, i) => typeof v === "number" ? Math.abs(v - b[i]) : worst(v, b[i])));
-    return reference.cases.map(c => {
-        const { logits, attention } = model.forward(c.ids, { ablate: c.off }), k = c.continuation.length;
-        return { n: c.ids.length, off: c.off, logits: worst(logits, c.logits), attention: worst(attention, c.attention),
-                 expected: c.continuation, continuation: k ? model.generate(c.ids, k, { ablate: c.off }).slice(c.ids.length) : [] };
-    });
-}"""
-# The times of a forward pass over 32 tokens, in ms, after a warm-up (compiled code): the
-# fastest of 101, and their median.
-TIME_FORWARD = """() => {
-    const model = window.attnlitTinyGPT, ids = Array.from({ length: 32 }, (_, i) => (97 * i + 13) % 256);
-    for (let i = 0; i < 20; i++) model.forward(ids);
-    const times = [];
-    for (let i = 0; i < 101; i++) {
-        const start = performance.now();
-        model.forward(ids);
-        times.push(performance.now() - start);
-    }
-    times.sort((a, b) => a - b);
-    return { fastest: times[0], median: times[50] };
-}"""
 STATUS_CHANGED = "([box, status]) => box.querySelector('.attnlit-status').textContent !== status"
 VIETNAMESE, THAI = "Trời xanh. Trời xanh. Tr", "สวัสดี 🙂"  # typed into the English playground
 PHRASE = "Bright sky. Br"  # the playground's first text
 CAT = "the cat sat. the cat sat."  # a token seen many times: the page explains its continuation
-# On a phone: the smallest text of the playground, tokens cut by their cells, and sideways scroll.
-PLAYGROUND_FITS = """box => ({
-    smallest: Math.min(...[...box.querySelectorAll("*")]
-        .filter(e => [...e.childNodes].some(node => node.nodeType === 3 && node.textContent.trim()))
-        .map(e => parseFloat(getComputedStyle(e).fontSize))),
-    clipped: [...box.querySelectorAll(".attnlit-token")].filter(t => t.scrollWidth > t.clientWidth).map(t => t.textContent),
-    tokens: box.querySelectorAll(".attnlit-token").length,
-    sideways: document.documentElement.scrollWidth - document.documentElement.clientWidth,
-})"""
 
 
 async def started_playground(context, server: str, requested: list, errors: list, name: str = LIVE):
@@ -1742,17 +1138,16 @@ async def live_record(browser, server: str) -> dict:
     """Page 10c's playground: started, compared with PyTorch, timed, moved by keyboard and by
     pointer, audited in both palettes, on a phone, and the page with JavaScript off."""
     seen, requested, errors = {}, [], []
-    context = await browser.new_context(viewport={"width": 1280, "height": 900})
-    context.set_default_timeout(120_000)
+    context = await new_context(browser, viewport={"width": 1280, "height": 900})
     try:
         page, box, seen["before start"], seen["weights bytes"] = await started_playground(
             context, server, requested, errors)
         seen["focused"] = await page.evaluate("document.activeElement.id")
-        seen["start"] = await box.evaluate(PLAYGROUND)
+        seen["start"] = await box.evaluate(probe("playground"))
         seen["fetched"] = [path for path in requested if path.startswith("/talk-to-the-model/")
                            and not path.endswith("/")]
-        seen["compared"] = await page.evaluate(COMPARE, "reference.json")
-        seen["forward ms"] = await page.evaluate(TIME_FORWARD)
+        seen["compared"] = await page.evaluate(probe("compare"), "reference.json")
+        seen["forward ms"] = await page.evaluate(probe("timeForward"))
         SHOTS.mkdir(exist_ok=True)  # for the record: what this machine took
         (SHOTS / "playground-timing.md").write_text(
             "A forward pass of page 10c's playground over 32 tokens, in Chromium, 101 times: "
@@ -1764,7 +1159,7 @@ async def live_record(browser, server: str) -> dict:
 
         async def after(action, control=None) -> dict:
             """The playground once an action has changed what it says."""
-            before = await box.evaluate(PLAYGROUND)
+            before = await box.evaluate(probe("playground"))
             if control is not None:  # by keyboard: focused, then a key
                 await control.focus()
                 await page.keyboard.press(action)
@@ -1772,7 +1167,7 @@ async def live_record(browser, server: str) -> dict:
             else:
                 await action()
             await page.wait_for_function(STATUS_CHANGED, arg=[handle, before["status"]])
-            return await box.evaluate(PLAYGROUND)
+            return await box.evaluate(probe("playground"))
 
         switches, slider = box.locator("input[role=switch]"), box.locator("input[type=range]")
         presets = {name: box.get_by_role("button", name=name) for name in ("a repeated phrase", "random tokens", "no repeat")}
@@ -1801,14 +1196,14 @@ async def live_record(browser, server: str) -> dict:
         seen["next"] = await after(lambda: box.get_by_role("button", name="next position").click())
         await text.fill("")
         seen["layout"] = {"wide": await typed_and_measured(page, box, CAT)}
-        seen["cat"] = await box.evaluate(PLAYGROUND)
+        seen["cat"] = await box.evaluate(probe("playground"))
         seen["cat space"] = await after(lambda: text.press_sequentially(" "))
         await shoot(page, box, SHOTS / "playground-cat.png")
         await after(lambda: box.locator("fieldset label").nth(3).click())  # 1.1 off, as before
         # What the screenshots and the audit see: the phrase, the induction heads off.
         await after(lambda: presets["a repeated phrase"].click())
         seen["shown"] = await after(lambda: switches.nth(2).click())
-        await page.wait_for_function(MOUNTED, polling="raf")  # code blocks, focusable, as readers get them
+        await page.wait_for_function(probe("mounted"), polling="raf")  # code blocks, focusable, as readers get them
         seen["axe"] = {}
         for scheme in ("default", "slate"):
             if scheme == "slate":
@@ -1818,8 +1213,7 @@ async def live_record(browser, server: str) -> dict:
             seen["axe"][scheme] = await axe(page)
     finally:
         await context.close()
-    phone = await browser.new_context(viewport={"width": 390, "height": 844})
-    phone.set_default_timeout(120_000)
+    phone = await new_context(browser, viewport={"width": 390, "height": 844})
     try:
         page, box, *_ = await started_playground(phone, server, [], errors)
         await box.get_by_role("textbox", name="Your text").fill("")
@@ -1827,7 +1221,7 @@ async def live_record(browser, server: str) -> dict:
         await box.locator("fieldset label").nth(2).click()
         await page.wait_for_function("box => box.querySelector('.attnlit-status').textContent.includes('Heads off: 1.0')",
                                      arg=await box.element_handle())
-        seen["phone"] = await box.evaluate(PLAYGROUND_FITS)
+        seen["phone"] = await box.evaluate(probe("playgroundFits"))
         await shoot(page, box, SHOTS / "playground-phone.png")
     finally:
         await phone.close()
@@ -1846,15 +1240,14 @@ async def live_record(browser, server: str) -> dict:
 
 async def phrase_record(browser, server: str, language: str) -> dict:
     """A translated page 10c: its playground started, then its language's phrase picked."""
-    context, errors = await browser.new_context(viewport={"width": 1280, "height": 900}), []
-    context.set_default_timeout(120_000)
+    context, errors = await new_context(browser, viewport={"width": 1280, "height": 900}), []
     try:
         page, box, *_ = await started_playground(context, server, [], errors, f"{language}/{LIVE}")
-        before = await box.evaluate(PLAYGROUND)
+        before = await box.evaluate(probe("playground"))
         label = thai_words.kept_whole(i18n.strings(language, ROOT)["playground"]["a repeated phrase in this language"])
         await box.get_by_role("button", name=label).click()
         await page.wait_for_function(STATUS_CHANGED, arg=[await box.element_handle(), before["status"]])
-        seen = await box.evaluate(PLAYGROUND)
+        seen = await box.evaluate(probe("playground"))
         await shoot(page, box, SHOTS / f"playground-{language}.png")
     finally:
         await context.close()
@@ -1878,8 +1271,7 @@ async def choose_language(page, language: str) -> None:
 async def languages_record(browser, server: str, site: Path) -> dict:
     """Where the selector leads, clicked from a page in each language in turn; its links as a
     reader who opened the site from its folder (file://) gets them."""
-    context = await browser.new_context(viewport={"width": 1280, "height": 900})
-    context.set_default_timeout(120_000)
+    context = await new_context(browser, viewport={"width": 1280, "height": 900})
     try:
         page, errors, path = await context.new_page(), [], []
         page.on("pageerror", lambda error: errors.append(str(error)))
@@ -1906,10 +1298,10 @@ async def page_record(browser, server: str, page_name: str) -> dict:
     visit.name = page_name
     try:
         record = {"sizes": visit.sizes, "blocked": visit.blocked, "failed": visit.failed,
-                  "errors": visit.errors, **await page.evaluate(STATE), "axe": {}, "ink": {},
+                  "errors": visit.errors, **await page.evaluate(probe("state")), "axe": {}, "ink": {},
                   "heatmaps": {}}
         # Widgets far below the screen wait: they are set up when they come near it.
-        record["set up far below"] = await page.evaluate(FAR_BELOW)
+        record["set up far below"] = await page.evaluate(probe("farBelow"))
         figures = await page.locator("figure[data-widget]").all()
         for figure in figures:
             await figure.scroll_into_view_if_needed()
@@ -1917,10 +1309,10 @@ async def page_record(browser, server: str, page_name: str) -> dict:
         record["fetched"] = await visit.measure(lambda path: bool(FETCHED_DATA.search(path)))
         record["widgets"] = []
         record["figure names"] = await accessible_names(visit, ".attnlit-figure > [role=img]:not(.attnlit-static)")
-        await page.wait_for_function(MOUNTED, polling="raf")
-        record["figures"] = await page.evaluate(FIGURES)
-        record["listings"] = await page.evaluate(LISTINGS)
-        record["places"] = await page.evaluate(PLACES)
+        await page.wait_for_function(probe("mounted"), polling="raf")
+        record["figures"] = await page.evaluate(probe("figures"))
+        record["listings"] = await page.evaluate(probe("listings"))
+        record["places"] = await page.evaluate(probe("places"))
         SHOTS.mkdir(exist_ok=True)
         for scheme in ("default", "slate"):
             if scheme == "slate":
@@ -1929,13 +1321,13 @@ async def page_record(browser, server: str, page_name: str) -> dict:
             record["axe"][scheme] = await axe(page)
             if figures:
                 await widget_records(visit, figures, name, scheme, record["widgets"])
-            record["heatmaps"][scheme] = await page.evaluate(HEATMAPS)
+            record["heatmaps"][scheme] = await page.evaluate(probe("heatmaps"))
             if record["captions"]:
                 record["ink"][scheme] = [luminance(color) for color in await page.evaluate(INK)]
                 if page_name == PALETTE_SHOWN:
                     await shoot(page, page.locator(".attnlit-figure").first, SHOTS / f"figure-{scheme}.png")
         if page_name in COPIED:
-            record["copied"] = await page.evaluate(COPY_EVERY_BLOCK)
+            record["copied"] = await page.evaluate(probe("copyEveryBlock"))
         if page_name in SEARCHED_ON:
             record["searched"] = {query: await search(page, query) for query in SEARCHED_ON[page_name]}
             await page.screenshot(path=SHOTS / f"search-{shot_name(page_name)}.png")  # the last query's results
@@ -1944,7 +1336,7 @@ async def page_record(browser, server: str, page_name: str) -> dict:
             await page.screenshot(path=SHOTS / f"search-typed-{shot_name(page_name)}.png")
         if page_name in TRANSLATED:
             record["fonts"] = await heading_fonts(visit)
-            record["type"] = await page.evaluate(THAI_TYPE)
+            record["type"] = await page.evaluate(probe("thaiType"))
         return record
     finally:
         await visit.close()
