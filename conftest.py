@@ -47,7 +47,7 @@ WAITING = NEEDS_SITE | {"ran_alone"}
 # what it is (pytest_collection_modifyitems), so a new test needs none written.
 MARKERS = {
     "site": "needs the built site (its tests, the browser's, the notebooks' downloads)",
-    "browser": "reads the site in a real browser (tests/test_browser.py)",
+    "browser": "reads the site in a real browser (tests/test_browser_*.py)",
     "i18n": "about a translation: its page, its language, its words",
 }
 TRANSLATION_FILES = ("test_translations.py", "test_words.py")
@@ -129,9 +129,10 @@ def pytest_collection_modifyitems(config, items):
     waiting = []
     for item in items:
         fixtures = set(getattr(item, "fixturenames", ()))
-        if item.path.name == "test_browser.py":
+        browser = item.path.name.startswith("test_browser_")
+        if browser:
             item.add_marker("browser")
-        if NEEDS_SITE & fixtures or item.path.name == "test_browser.py":
+        if NEEDS_SITE & fixtures or browser:
             item.add_marker("site")
         if translated(item):
             item.add_marker("i18n")
@@ -148,14 +149,14 @@ def pytest_collection_finish(session):
     """Start what the selected tests read, once -m, -k and paths have chosen them: the code
     blocks and notebooks run alone, the site builds, the browser's visits of the built site.
 
-    The browser tests' module visits every page in the background as soon as the site is
-    built (its `start_browsing`), so that the visits overlap with the tests that run first.
+    The browser visits every page in the background as soon as the site is built
+    (tests/browsing.py), so that the visits overlap with the tests that run first.
     """
     with interrupts_deferred():
         start_background(session)
-    browsing = {item.module for item in session.items if hasattr(getattr(item, "module", None), "start_browsing")}
-    for module in browsing:
-        module.start_browsing(functools.partial(built_site, session.config))
+    if any(item.get_closest_marker("browser") for item in session.items):
+        import browsing  # only now: without a browser, its import skips the browser tests
+        browsing.start_browsing(functools.partial(built_site, session.config))
 
 
 def block_name(item) -> str | None:
@@ -239,10 +240,12 @@ def say_what_was_skipped_whole(config) -> None:
     reporter = config.pluginmanager.get_plugin("terminalreporter")
     if reporter is None:
         return
+    files = {}  # why: the files skipped for it (the browser tests: a file a topic)
     for report in reporter.stats.get("skipped", []):
         if isinstance(report, pytest.CollectReport) and isinstance(report.longrepr, tuple):
-            reporter.write_line(f"SKIPPED, every test of {report.nodeid}: {report.longrepr[2]}",
-                                yellow=True, bold=True)
+            files.setdefault(report.longrepr[2], []).append(report.nodeid)
+    for why, names in files.items():
+        reporter.write_line(f"SKIPPED, every test of {', '.join(names)}: {why}", yellow=True, bold=True)
 
 
 @pytest.fixture(scope="session")
@@ -264,6 +267,13 @@ def ran_alone(request) -> alone.Runner:
     if runner is None:
         pytest.fail("the code was not started alone: run the tests with pytest")
     return runner
+
+
+@pytest.fixture(scope="session")
+def browsed(site) -> dict:
+    """Every page's record from the browser's visits (tests/browsing.py), once they are done."""
+    import browsing
+    return browsing.visited(site)
 
 
 @pytest.fixture(scope="session")

@@ -24,7 +24,7 @@ PAGES = [ROOT / page for page in site_config.nav_pages(ROOT) if page.endswith(".
 KINDS = ROOT / "docs" / "javascripts" / "widgets"  # a script per kind of widget
 MATH = '<math xmlns="http://www.w3.org/1998/Math/MathML" display='  # as latex2mathml writes it
 # The site's own JavaScript in bytes a host sends, gzip-compressed as the page budgets count
-# them (tests/test_browser.py explains the level): what a reader downloads with one page. The
+# them (tests/browsing.py explains the level): what a reader downloads with one page. The
 # overrides' inline scripts (every page has them), the widgets' shared script and the kinds the
 # page's widgets need; page 10c's playground, which only its page loads, has its own budget.
 GZIP_LEVEL = 6
@@ -481,7 +481,7 @@ def test_search_leaves_out_displayed_formulas_and_tables_of_numbers(site):
 
 # A translated page's widgets and figures: its English page's, its words aside. What the browser
 # checks of a widget's controls, of its figure without JavaScript and of a figure's classes
-# (tests/test_browser.py) is then checked on the English page alone: it cannot differ.
+# (tests/test_browser_widgets.py, tests/test_browser_figures.py) is then checked on the English page alone: it cannot differ.
 WIDGET_DATA = re.compile(r'<div class="attnlit-data" hidden>(.*?)</div>', re.DOTALL)
 SVG = re.compile(r"<svg\b.*?</svg>", re.DOTALL)
 ELEMENT = re.compile(r"<([a-zA-Z]+)\b[^>]*?\bclass=\"([^\"]*)\"")

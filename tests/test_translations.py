@@ -1,6 +1,6 @@
 """The translations (tools/i18n.py): each page holds its English page's code and outputs, writes
 its language's terms one way, and says when the English page has moved on; each language's
-site is laid out like the English one. What a reader sees of them is in tests/test_browser.py."""
+site is laid out like the English one. What a reader sees of them is in tests/test_browser_*.py."""
 
 import ast
 import re

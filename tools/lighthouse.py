@@ -96,7 +96,7 @@ def main() -> None:
             path = path / "index.html" if path.is_dir() else path
             if not (args.gzip and path.suffix in TEXT and path.is_file()):
                 return super().send_head()
-            body = gzip.compress(path.read_bytes(), 6)  # the level of tests/test_browser.py
+            body = gzip.compress(path.read_bytes(), 6)  # the level of tests/browsing.py
             self.send_response(200)
             self.send_header("Content-Type", self.guess_type(str(path)))
             self.send_header("Content-Encoding", "gzip")

@@ -36,7 +36,7 @@ SKIPPED = frozenset({"code", "pre", "kbd", "samp", "script", "style", "math", "s
 
 # Words PyThaiNLP's dictionary lacks, which it cuts wrongly: บอกว่า (says that) as บอ|กว่า,
 # อีกรอบ (once more) as อี|กรอบ (frame). The browser test of line breaks finds them
-# (tests/test_browser.py).
+# (tests/test_browser_languages.py).
 MORE_WORDS = frozenset({"บอกว่า", "อีกรอบ", "ถูกวาด", "ยาวกว่า"})
 
 

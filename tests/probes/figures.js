@@ -1,6 +1,6 @@
 // The page's figures: the classes their drawings use, the sizes and overlaps of their labels, the
 // heatmaps' colours.
-// The browser tests (tests/test_browser.py) call each as attnlitProbes.<name>.
+// The browser's visits (tests/browsing.py) call each as attnlitProbes.<name>.
 (probes => {
 
 // The geometry of the figures' checks: plain functions of numbers (tests/probes/test.js).

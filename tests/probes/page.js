@@ -1,6 +1,6 @@
 // What a page is and holds, read in one evaluation each: its state, its listings, where its
 // pictures are, its blocks copied; watchers of its console.
-// The browser tests (tests/test_browser.py) call each as attnlitProbes.<name>.
+// The browser's visits (tests/browsing.py) call each as attnlitProbes.<name>.
 (probes => {
 
 // One evaluation, so that the page cannot change between finding elements and measuring them.

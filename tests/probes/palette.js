@@ -1,5 +1,5 @@
 // The light/dark palette: what it is and what changed it; listeners of the window's resize event.
-// The browser tests (tests/test_browser.py) call each as attnlitProbes.<name>.
+// The browser's visits (tests/browsing.py) call each as attnlitProbes.<name>.
 (probes => {
 
 // The listeners on the window's resize event that are on at any time: what addEventListener

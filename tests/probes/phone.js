@@ -1,6 +1,6 @@
 // A page on a phone (390 px): what is cut, what scrolls unseen, inline code and Thai broken across
 // lines, tables, targets.
-// The browser tests (tests/test_browser.py) call each as attnlitProbes.<name>.
+// The browser's visits (tests/browsing.py) call each as attnlitProbes.<name>.
 (probes => {
 
 // A page as a phone shows it (390 px), every fold open and every tab shown. What is cut: an

@@ -1,6 +1,6 @@
 // Page 10c's playground: as the reader sees it, its layout, against PyTorch's reference, its
 // speed.
-// The browser tests (tests/test_browser.py) call each as attnlitProbes.<name>.
+// The browser's visits (tests/browsing.py) call each as attnlitProbes.<name>.
 (probes => {
 
 // The playground as the reader sees it: its status line, its tables, its tokens (as shown, with

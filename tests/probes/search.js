@@ -1,5 +1,5 @@
 // Material's search as a reader uses it.
-// The browser tests (tests/test_browser.py) call each as attnlitProbes.<name>.
+// The browser's visits (tests/browsing.py) call each as attnlitProbes.<name>.
 (probes => {
 
 // Each result: the page it leads to, and the text of each block of each of its previews.

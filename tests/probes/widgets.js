@@ -1,5 +1,5 @@
 // The widgets (docs/javascripts/widgets.js) as a reader sees and sets them; chapter 10's timeline.
-// The browser tests (tests/test_browser.py) call each as attnlitProbes.<name>.
+// The browser's visits (tests/browsing.py) call each as attnlitProbes.<name>.
 (probes => {
 
 // A widget's drawing: each text that reaches past its edges (by more than a pixel), cut off
