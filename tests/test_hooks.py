@@ -1,7 +1,6 @@
-"""The MkDocs hooks: block titles from markers, figures and their widgets, TeX to MathML."""
+"""The MkDocs hooks: block titles from markers, figures and their widgets, notebook pages."""
 
 import json
-import logging
 import re
 from html import unescape
 from pathlib import Path
@@ -32,21 +31,6 @@ def test_markers_become_titles():
     lines = mkdocs_hooks.on_page_markdown(markdown, PAGE).split("\n")
     assert lines[0] == '    ```python title="attnlit/toy.py"'
     assert lines[3:5] == [OUTPUT, '```text title="Output"']
-
-
-def test_tex_becomes_mathml_and_html_entities_are_tex_again():
-    content = '<p><span class="arithmatex">\\(a &lt; b\\)</span></p><div class="arithmatex">\\[\nx\n\\]</div>'
-    html = mkdocs_hooks.on_page_content(content, PAGE)
-    assert f'{MATH}"inline">' in html
-    assert "<mo>&#x0003C;</mo>" in html  # the < came through as an operator, not as text
-    assert f'{MATH}"block" data-search-exclude>' in html
-    assert "arithmatex" not in html
-
-
-def test_unknown_macro_warns_so_that_strict_builds_fail(caplog):
-    with caplog.at_level(logging.WARNING, logger="mkdocs"):
-        mkdocs_hooks.on_page_content('<span class="arithmatex">\\(\\sofmax(x)\\)</span>', PAGE)
-    assert "chapter.md: unknown TeX macro \\sofmax" in caplog.text
 
 
 FIGURE_PAGE = """Text.
@@ -311,14 +295,6 @@ def test_a_translated_pages_playground_carries_its_languages_words(monkeypatch, 
                        r'data-weights="tinygpt.bin">', html)
     assert len(found) == 1 and html.count("<script") == 1
     assert (json.loads(unescape(found[0])) if found[0] else None) == carried
-
-
-def test_minus_infinity_is_a_prefix_minus_on_an_ordinary_infinity():
-    """As TeX sets it; a minus after an operand stays binary."""
-    html = mkdocs_hooks.on_page_content(
-        '<span class="arithmatex">\\(\\exp(-\\infty) - (x) - \\infty\\)</span>', PAGE)
-    assert '<mo stretchy="false">(</mo><mo form="prefix">−</mo><mi>∞</mi>' in html
-    assert html.count('form="prefix"') == 1 and html.count("<mi>∞</mi>") == 2 and "<mo>∞" not in html
 
 
 def test_code_spans_of_the_plain_colour_go():

@@ -1,6 +1,6 @@
-"""MkDocs hooks: block titles, figures, files built by blocks, MathML, light notebook pages,
-a notebook per page; and the translations: one site per language (tools/i18n.py), linked
-page to page."""
+"""MkDocs hooks: block titles, figures, files built by blocks, light notebook pages (their TeX as
+MathML, as tools/mathml.py makes a chapter's), a notebook per page; and the translations: one
+site per language (tools/i18n.py), linked page to page."""
 
 import contextlib
 import functools
@@ -16,14 +16,12 @@ import sys
 import textwrap
 import unicodedata
 import warnings
-import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import material
 import nbformat
-from latex2mathml.converter import convert
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File
@@ -32,8 +30,8 @@ from mkdocs.utils import get_relative_url
 sys.path.insert(0, str(Path(__file__).parent))
 # One reading of markers and fences, shared with the tangler and the notebook converter.
 import figure_words  # noqa: E402
-import glossary_table  # noqa: E402
 import i18n  # noqa: E402
+import mathml  # noqa: E402
 import thai_words  # noqa: E402
 from cache_key import cache  # noqa: E402
 from notebooks import chapter_notebook, lab_notebook  # noqa: E402
@@ -41,8 +39,6 @@ from tangle import FIGURE, MARKER, OUTPUT, SITE_FILE, TangleError, fences  # noq
 
 log = logging.getLogger("mkdocs.hooks.attnlit")
 # pymdownx.arithmatex with `generic: true` wraps TeX as \(...\) in a span or \[...\] in a div.
-MATH = re.compile(r'<(span|div) class="arithmatex">\\[(\[](.*?)\\[)\]]</\1>', re.DOTALL)
-UNKNOWN_MACRO = re.compile(r"<m[io]>(\\[A-Za-z]+)</m[io]>")
 SOLUTION = '<details class="success">'  # exercise solutions: the exercise itself is indexed
 CODE_BLOCK = re.compile(r'<div class="(?:language-\w+ )?highlight"')
 TABLE = re.compile(r"<table>(.*?)</table>", re.DOTALL)
@@ -128,11 +124,6 @@ def on_config(config, **kwargs):
         folder = cache("mkdocs-jupyter", ROOT)
         plugin.config["cache_dir"] = str(folder if Build.language == i18n.ENGLISH else folder / Build.language)
     config.mdx_configs.setdefault("toc", {})["slugify"] = slugify
-    # The site's Python-Markdown extensions, registered here because mkdocs.yml can name only
-    # an importable module, and tools/ is not one.
-    for extension in (thai_words.ThaiWords, glossary_table.GlossaryTable):
-        if not any(isinstance(loaded, extension) for loaded in config.markdown_extensions):
-            config.markdown_extensions.append(extension())
     for option in config.theme.get("palette") or []:  # the toggle shown in each palette
         option["toggle"]["name"] = said(f"toggle_{option['scheme']}")
     Build.root_url = urlsplit(config.site_url or "/").path
@@ -508,31 +499,6 @@ def english_figures(source: Path, name: str) -> list[tuple[str, str]]:
     return found
 
 
-XMLNS = ' xmlns="http://www.w3.org/1998/Math/MathML"'  # HTML needs none
-
-
-def minus_infinity(mathml: str) -> str:
-    """∞ and −∞ as TeX sets them: ∞ an ordinary symbol, a minus before it stuck to it.
-
-    latex2mathml writes ∞ as an operator, and `-\\infty` as two operators; inside a row, as in
-    exp(−∞), MathML then spaces the minus as a binary one, 10 px from the ∞. Every ∞ becomes
-    an identifier, and a minus before one that follows no operand becomes a prefix.
-    """
-    if "&#x0221E;" not in mathml:
-        return mathml
-    root = ET.fromstring(mathml.replace(XMLNS, "", 1))
-    for parent in root.iter():
-        children = list(parent)
-        for before, minus, after in zip([None, *children], children, [*children[1:], None]):
-            if minus.tag == "mo" and minus.text == "\u221e":
-                minus.tag = "mi"
-            elif minus.tag == "mo" and minus.text == "\u2212" and after is not None \
-                    and after.text == "\u221e" and (before is None or before.tag == "mo"
-                                                    and before.text not in ")]}|"):
-                minus.set("form", "prefix")
-    return ET.tostring(root, encoding="unicode")
-
-
 def notebook_page(content: str) -> str:
     """A notebook page as mkdocs-jupyter renders it, made to look and weigh like a chapter.
 
@@ -568,7 +534,8 @@ def of_numbers(table: str) -> bool:
 
 
 def on_page_content(content: str, page, **kwargs) -> str:
-    """Put drawn figures in their slots, with the widgets' script if any; TeX to MathML.
+    """Put drawn figures in their slots, with the widgets' script if any; a notebook page's TeX
+    as MathML (a chapter's is already: tools/mathml.py).
 
     The scripts are loaded by the pages with a widget only, not by every page
     (extra_javascript): the others stay lighter, and each page loads the kinds it draws. They
@@ -577,17 +544,8 @@ def on_page_content(content: str, page, **kwargs) -> str:
     (extra.strings.playground) in its data-strings, as a widget gets them with its data.
     """
 
-    def to_mathml(match: re.Match) -> str:
-        tex = html.unescape(match[2]).strip()
-        mathml = convert(tex, display="block" if match[1] == "div" else "inline")
-        if match[1] == "div":  # out of the search index, as code blocks are
-            mathml = mathml.replace(' display="block">', ' display="block" data-search-exclude>', 1)
-        for macro in UNKNOWN_MACRO.findall(mathml):
-            log.warning("%s: unknown TeX macro %s in $%s$", page.file.src_uri, macro, tex)
-        return minus_infinity(mathml)
-
-    if not page.file.src_uri.endswith(".md"):
-        content = notebook_page(content)
+    if not page.file.src_uri.endswith(".md"):  # nbconvert's HTML: its TeX, as a chapter's
+        content = mathml.as_mathml(notebook_page(content), page.file.src_uri)
     if page.file.src_uri != "index.md":  # on_post_page writes it and offers it under the title
         page.meta["notebook"] = Path(page.file.src_uri).stem + ".ipynb"
     content = SVG_SLOT.sub(lambda match: svgs.pop(match[1]), content)
@@ -618,7 +576,7 @@ def on_page_content(content: str, page, **kwargs) -> str:
         content = ENGLISH_HREF.sub(lambda match: (
             f'<a href="{get_relative_url(page_url(match[1]) or ".", here)}{match[2] or ""}" hreflang="en">'
             f'{match[3]}</a> ({html.escape(said("in_english"))})'), content)
-    return MATH.sub(to_mathml, content)
+    return content
 
 
 def stale_notice(content: str, page) -> str:
