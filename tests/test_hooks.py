@@ -127,6 +127,26 @@ def test_the_scripts_are_served_without_comment_lines_and_indentation():
         mkdocs_hooks.stripped_script("const a = `one\n  // two`;\n", "x.js")
 
 
+def test_figures_and_site_files_compute_on_one_thread_whatever_the_builders_cores(tmp_path, monkeypatch):
+    """Threads change a sum's last digits: a figure drawn by `make build` (every core) and the
+    same figure drawn by the tests' builds (one thread) once disagreed in chapter 11's widget."""
+    import torch
+
+    monkeypatch.setattr(mkdocs_hooks, "FIGURES", tmp_path / "figures")
+    monkeypatch.setattr(mkdocs_hooks, "SITE_FILES", tmp_path / "files")
+    counted = "import torch\nthreads = torch.get_num_threads()\n"
+    before = torch.get_num_threads()
+    torch.set_num_threads(2)
+    try:
+        _, widget = mkdocs_hooks.render(counted + FIGURE_PAGE.split("```python\n")[1].split("```")[0].format(
+            extra=')\nwidget = {"kind": "query", "threads": threads}  #'), "a.md:1")
+        data = mkdocs_hooks.site_file(counted + "data = {'threads': threads}", "a.md:9")
+        assert torch.get_num_threads() == 2  # given back
+    finally:
+        torch.set_num_threads(before)
+    assert json.loads(widget)["threads"] == 1 and json.loads(data) == {"threads": 1}
+
+
 def test_a_figure_without_a_widget_has_no_data():
     markdown = mkdocs_hooks.on_page_markdown(FIGURE_PAGE.format(extra=""), PAGE)
     assert "data-widget" not in markdown

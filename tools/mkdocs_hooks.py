@@ -253,6 +253,21 @@ def figure_fonts(language: str) -> dict:
                       "(on Debian and Ubuntu: apt-get install fonts-thai-tlwg)")
 
 
+@contextlib.contextmanager
+def one_thread() -> Iterator[None]:
+    """Run a block's torch work on one thread, as the code blocks' tests do: how many threads
+    share a sum changes its last digits (0.0423 or 0.0424 in chapter 11's decode widget), and a
+    page's numbers must not depend on its builder's cores."""
+    import torch
+
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(threads)
+
+
 def render(code: str, key: str, words: dict[str, str] | None = None) -> tuple[str, str | None]:
     """Run a figure block in a fresh namespace: its `fig` as inline SVG, its `widget` as JSON;
     with `words`, a translation's table, every text of the figure translated before it is
@@ -267,7 +282,8 @@ def render(code: str, key: str, words: dict[str, str] | None = None) -> tuple[st
     with matplotlib.rc_context(fonts), warnings.catch_warnings():
         # A letter that the fonts lack would be measured as a box: fail rather than draw it.
         warnings.filterwarnings("error", "Glyph .* missing from font", UserWarning)
-        exec(compile(code, key, "exec"), namespace)
+        with one_thread():
+            exec(compile(code, key, "exec"), namespace)
         fig, widget = namespace.get("fig"), namespace.get("widget")
         if not isinstance(fig, Figure):
             raise ValueError(f"the block must leave a matplotlib Figure in `fig`, found {type(fig).__name__}")
@@ -299,7 +315,7 @@ def site_file(code: str, key: str) -> bytes:
     if cached.exists():
         return cached.read_bytes()
     namespace = {"__name__": "__main__"}
-    with contextlib.redirect_stdout(io.StringIO()):
+    with contextlib.redirect_stdout(io.StringIO()), one_thread():
         exec(compile(code, key, "exec"), namespace)
     if "data" not in namespace:
         raise ValueError("the block must leave the file's contents in `data`: bytes, or plain JSON data")
