@@ -6,6 +6,8 @@ own file, mkdocs.<lang>.yml, is read with `read_yaml` too (tools/i18n.py).
 
 from __future__ import annotations
 
+import copy
+import functools
 from pathlib import Path
 
 import yaml
@@ -13,14 +15,24 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def read_yaml(path: Path) -> dict:
-    """A config file as plain data; tagged values such as !ENV [...] read as None."""
+class Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # libyaml's where PyYAML has it
+    """YAML's safe loader; tagged values such as !ENV [...] read as None."""
 
-    class Loader(yaml.SafeLoader):
-        pass
 
-    Loader.add_multi_constructor("", lambda loader, suffix, node: None)
+Loader.add_multi_constructor("", lambda loader, suffix, node: None)
+
+
+@functools.lru_cache(maxsize=64)
+def parsed(path: Path, modified: int, size: int) -> dict:
     return yaml.load(path.read_text(encoding="utf-8"), Loader=Loader)
+
+
+def read_yaml(path: Path) -> dict:
+    """A config file as plain data (a copy of its own: callers may change it); tagged values
+    such as !ENV [...] read as None. Read once until the file changes: collecting the tests
+    read the configs and glossaries 112 times, 40 % of the collection's time."""
+    found = path.stat()
+    return copy.deepcopy(parsed(Path(path).resolve(), found.st_mtime_ns, found.st_size))
 
 
 def read_config(root: Path = ROOT) -> dict:
