@@ -270,8 +270,6 @@ def contrast(one: str, other: str) -> float:
     return (light + 0.05) / (dark + 0.05)
 
 
-
-
 # The terms Material found the results for: each result's link names those it matched
 # (search.highlight puts them in `h=`), after the site's search worker made the query meet the
 # index (docs/assets/javascripts/workers/attnlit-search.js: a Thai run as its words).
@@ -333,9 +331,6 @@ async def heading_fonts(visit) -> list[str]:
     fonts = (await cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node}))["fonts"]
     await cdp.detach()
     return [font["familyName"] for font in fonts]
-
-
-
 
 
 CHANGED = "([figure, status]) => figure.querySelector('.attnlit-status').textContent !== status"
@@ -498,10 +493,6 @@ async def altered_record(browser, server: str, page_name: str, kind: str | None,
         await context.close()
 
 
-
-
-
-
 # On a phone, how large a widget draws (its width on screen over its drawing's width), and
 # whether anything makes the page wider than the screen.
 PHONE = """() => [...document.querySelectorAll("figure.attnlit-live > svg.attnlit-drawing")]
@@ -513,12 +504,6 @@ PHONE = """() => [...document.querySelectorAll("figure.attnlit-live > svg.attnli
 MINUS_INFINITY = """() => [...document.querySelectorAll("article math mo")]
     .filter(minus => minus.textContent === "\u2212" && minus.nextElementSibling?.textContent === "\u221e")
     .map(minus => minus.nextElementSibling.getBoundingClientRect().left - minus.getBoundingClientRect().right)"""
-
-
-
-
-
-
 
 
 async def phone_record(browser, server: str, page_name: str) -> dict:
@@ -1124,21 +1109,19 @@ def report_weights(records: dict) -> None:
             "|---|---|---|---|---|---|\n" + "\n".join(rows) + "\n")
 
 
-def record(browsed: dict, page_name: str) -> dict:
-    """What the visit of a page recorded; if the visit failed, its exception (and traceback)."""
-    result = browsed[page_name]
-    if isinstance(result, BaseException):
-        raise result
-    return result
+def record(browsed: dict, page_name: str, *parts: str | None) -> dict:
+    """What the visit of a page recorded, or a part of it, e.g. record(browsed, page, "phone"):
+    the visits kept in it, each in its part; if a visit failed, its exception (and traceback)."""
+    seen = browsed[page_name]
+    for part in parts:  # a part may be None: the kind of a page's only widget
+        if isinstance(seen, BaseException):
+            raise seen
+        seen = seen[part]
+    if isinstance(seen, BaseException):
+        raise seen
+    return seen
 
 
 def comparable(text: str) -> str:
     """Chromium names a formula 𝑋 ⊤ where its text is X⊤: compare letters, not their styles."""
     return "".join(unicodedata.normalize("NFKC", text).split())
-
-
-def narrow(browsed, page_name: str) -> dict:
-    seen = record(browsed, page_name)["narrow"]
-    if isinstance(seen, BaseException):
-        raise seen
-    return seen

@@ -41,10 +41,7 @@ def measured(browsed: dict, page_name: str) -> dict:
     seen = record(browsed, page_name)
     widths = {"1280 px": seen["figures"]}
     if seen["figures"]["count"]:
-        phone = seen["phone"]
-        if isinstance(phone, BaseException):
-            raise phone
-        widths["390 px"] = phone["figures"]
+        widths["390 px"] = record(browsed, page_name, "phone")["figures"]
     return widths
 
 

@@ -59,9 +59,7 @@ def test_thai_is_set_upright_at_a_size_its_marks_can_be_read_at(browsed, page_na
 
 
 def languages(browsed) -> dict:
-    seen = record(browsed, SELECTED)["languages"]
-    if isinstance(seen, BaseException):
-        raise seen
+    seen = record(browsed, SELECTED, "languages")
     return seen
 
 

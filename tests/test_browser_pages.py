@@ -12,7 +12,7 @@ from browser_expectations import (
     floor_of, language_of, search_budget_of,
 )
 from browsing import (
-    FETCHED_DATA, INDEX, MATERIAL_WORKER, ROOT, fetched, narrow, record, source_blocks, weight,
+    FETCHED_DATA, INDEX, MATERIAL_WORKER, ROOT, fetched, record, source_blocks, weight,
 )
 
 
@@ -143,6 +143,6 @@ def test_copy_button_copies_exactly_the_source(browsed, page_name):
 
 def test_minus_infinity_is_set_as_one_symbol(browsed):
     """A prefix minus stuck to the ∞, as TeX sets it, not a binary minus 10 px away."""
-    gaps = {name: narrow(browsed, name)["minus infinity"] for name in PAGES}
+    gaps = {name: record(browsed, name, "narrow")["minus infinity"] for name in PAGES}
     assert sum(map(len, gaps.values())) >= 10, gaps
     assert all(gap < 1 for page in gaps.values() for gap in page), gaps

@@ -12,9 +12,7 @@ from browsing import (
 
 
 def palette(browsed) -> dict:
-    seen = record(browsed, PALETTE_PAGES[0])["palette"]
-    if isinstance(seen, BaseException):
-        raise seen
+    seen = record(browsed, PALETTE_PAGES[0], "palette")
     assert seen["dark errors"] == [] and seen["light errors"] == []
     return seen
 
@@ -69,8 +67,6 @@ def test_a_palette_that_follows_the_system_takes_the_systems_colours(browsed):
     """Material allows one (media "(prefers-color-scheme)"); this site has none, but a reader
     who chose one on another site of the same host, or a config that adds one, must not
     break the page: a dark system gets the dark palette."""
-    seen = record(browsed, PALETTE_PAGES[1])["palette system"]
-    if isinstance(seen, BaseException):
-        raise seen
+    seen = record(browsed, PALETTE_PAGES[1], "palette system")
     assert seen["errors"] == []
     assert (seen["scheme"], seen["media"]) == ("slate", "(prefers-color-scheme: dark)")

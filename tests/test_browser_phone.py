@@ -7,17 +7,13 @@ import i18n
 from browser_expectations import (
     PAGES, WIDGETS, language_of, states,
 )
-from browsing import (
-    narrow, record,
-)
+from browsing import record
 
 
 @pytest.mark.parametrize("page_name", PAGES)
 def test_on_a_phone_every_control_is_a_target_of_24_px(browsed, page_name):
     """Issue 34: sliders 16 px high, and Material's tabs' scroll buttons 18 px."""
-    seen = record(browsed, page_name)["phone"]
-    if isinstance(seen, BaseException):
-        raise seen
+    seen = record(browsed, page_name, "phone")
     assert seen["targets"] == []
 
 
@@ -35,9 +31,7 @@ def english_name(page_name: str) -> str:
 
 @pytest.mark.parametrize("page_name", [name for name in PAGES if english_name(name) in WORD_TABLES])
 def test_on_a_phone_a_table_of_words_fits_and_names_each_cell(browsed, page_name):
-    seen = record(browsed, page_name)["phone"]
-    if isinstance(seen, BaseException):
-        raise seen
+    seen = record(browsed, page_name, "phone")
     for i in WORD_TABLES[english_name(page_name)]:
         table = seen["tables"][i]
         assert table["hidden"] <= 1, f"table {i}: {table['hidden']} px out of sight sideways"
@@ -46,9 +40,7 @@ def test_on_a_phone_a_table_of_words_fits_and_names_each_cell(browsed, page_name
 
 def test_on_a_phone_a_table_of_numbers_keeps_its_columns_and_scrolls(browsed):
     for page_name, places in NUMBER_TABLES.items():
-        seen = record(browsed, page_name)["phone"]
-        if isinstance(seen, BaseException):
-            raise seen
+        seen = record(browsed, page_name, "phone")
         for i in places:
             table = seen["tables"][i]
             assert not table["stacked"] and table["hidden"] > 0 and table["fade"] == "right", table
@@ -57,9 +49,7 @@ def test_on_a_phone_a_table_of_numbers_keeps_its_columns_and_scrolls(browsed):
 @pytest.mark.parametrize("page_name", list(WIDGETS))
 def test_on_a_phone_widgets_stack_their_panels_and_keep_their_size(browsed, page_name):
     """Drawn at 85 % of their size or more (not shrunk to fit), within the screen's width."""
-    seen = record(browsed, page_name)["phone"]
-    if isinstance(seen, BaseException):
-        raise seen
+    seen = record(browsed, page_name, "phone")
     assert seen["errors"] == [] and len(seen["scales"]) == seen["widgets"] == len(states(page_name))
     assert min(seen["scales"]) >= 0.85, seen["scales"]
     assert seen["overflow"] == 0, "the page scrolls sideways"
@@ -68,9 +58,7 @@ def test_on_a_phone_widgets_stack_their_panels_and_keep_their_size(browsed, page
 
 @pytest.mark.parametrize("page_name", list(WIDGETS))
 def test_a_widget_turned_from_a_phone_to_a_wide_screen_draws_as_on_the_wide_screen(browsed, page_name):
-    seen = record(browsed, page_name)["phone"]
-    if isinstance(seen, BaseException):
-        raise seen
+    seen = record(browsed, page_name, "phone")
     wide = [widget["start"]["drawing"] for widget in record(browsed, page_name)["widgets"]]
     assert seen["widened"] == wide
 
@@ -78,7 +66,7 @@ def test_a_widget_turned_from_a_phone_to_a_wide_screen_draws_as_on_the_wide_scre
 @pytest.mark.parametrize("page_name", PAGES)
 def test_on_a_phone_nothing_is_cut_and_what_scrolls_shows_it(browsed, page_name):
     """Tables, formulas and code wider than a 390 px screen scroll, with a cue, by keyboard too."""
-    seen = narrow(browsed, page_name)
+    seen = record(browsed, page_name, "narrow")
     assert seen["sideways"] == 0, "the page scrolls sideways"
     assert seen["cut"] == [], "cut at the screen's edge"
     assert seen["unseen"] == [], "\n".join(seen["unseen"])
@@ -87,13 +75,13 @@ def test_on_a_phone_nothing_is_cut_and_what_scrolls_shows_it(browsed, page_name)
 def test_on_a_phone_tables_formulas_and_code_scroll(browsed):
     """What the test above checks is there: boxes that scroll on a phone, on most pages. The
     glossaries have none: their tables of words are lists of rows on a phone (or fit)."""
-    scrolling = {name: narrow(browsed, name)["scrolling"] for name in PAGES
+    scrolling = {name: record(browsed, name, "narrow")["scrolling"] for name in PAGES
                  if english_name(name) != "glossary.md"}
     assert sum(count > 0 for count in scrolling.values()) >= len(scrolling) - 2, scrolling
 
 
 @pytest.mark.parametrize("page_name", PAGES)
 def test_inline_code_breaks_between_names_not_inside_them(browsed, page_name):
-    seen = narrow(browsed, page_name)
+    seen = record(browsed, page_name, "narrow")
     assert seen["broken"] == [], "at 390 px"
     assert seen["broken wide"] == [], "at 1280 px"

@@ -17,9 +17,7 @@ from browsing import (
 
 def live(browsed) -> dict:
     """What the visits of page 10c's playground recorded (live_record)."""
-    seen = record(browsed, LIVE)["live"]
-    if isinstance(seen, BaseException):
-        raise seen
+    seen = record(browsed, LIVE, "live")
     assert seen["errors"] == []
     return seen
 

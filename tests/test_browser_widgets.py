@@ -10,7 +10,7 @@ from browser_expectations import (
     TIMELINE, TRAINING_TABLE, TRANSLATED, WIDGETS, WIDGET_CASES, printed, snapshot_row, states,
 )
 from browsing import (
-    ROOT, comparable, narrow, record, url_path,
+    ROOT, comparable, record, url_path,
 )
 
 
@@ -105,9 +105,7 @@ def test_widget_controls_are_labelled_focused_visibly_and_announced(browsed, pag
 
 @pytest.mark.parametrize("page_name", ENGLISH_WIDGETS)
 def test_without_javascript_the_static_figure_stays(browsed, page_name):
-    seen = record(browsed, page_name)["static"]
-    if isinstance(seen, BaseException):
-        raise seen
+    seen = record(browsed, page_name, "static")
     assert seen["widgets"] == len(states(page_name)) and seen["controls"] == 0
     assert all(height > 100 for height in seen["heights"]), seen["heights"]
     assert [(role, comparable(name)) for role, name in seen["names"]] == \
@@ -127,9 +125,7 @@ def test_a_widgets_text_stays_inside_its_drawing_in_every_state(browsed, page_na
 
 def timeline(browsed) -> dict:
     """What the visits of chapter 10's timeline recorded (timeline_record)."""
-    seen = record(browsed, TIMELINE)["timeline"]
-    if isinstance(seen, BaseException):
-        raise seen
+    seen = record(browsed, TIMELINE, "timeline")
     assert seen["errors"] == []
     return seen
 
@@ -184,15 +180,13 @@ def test_on_a_phone_the_heads_stay_in_view_under_the_slider(browsed):
 def test_a_slider_and_its_value_stay_in_place_while_it_moves(browsed):
     """The value's box is as wide as the widest value from the start (widgets.js). The values
     are the data's, the same in every language (tests/test_site.py): English pages only."""
-    sliders = {name: narrow(browsed, name)["slider places"] for name in ENGLISH_WIDGETS}
+    sliders = {name: record(browsed, name, "narrow")["slider places"] for name in ENGLISH_WIDGETS}
     assert sum(map(len, sliders.values())) >= 4, sliders
     assert all(places == 1 for page in sliders.values() for _, places in page), sliders
 
 
 def test_widgets_come_with_pages_that_instant_navigation_brings_in(browsed):
-    seen = record(browsed, INSTANT[0])["instant"]
-    if isinstance(seen, BaseException):
-        raise seen
+    seen = record(browsed, INSTANT[0], "instant")
     assert len(seen) == len(INSTANT) - 1
     for (name, _), arrived in zip(INSTANT[1:], seen):
         assert arrived["document"] == "still the first document", f"{name} was loaded, not brought in"
@@ -203,9 +197,7 @@ def test_widgets_come_with_pages_that_instant_navigation_brings_in(browsed):
 def test_widgets_leave_no_listener_behind_when_instant_navigation_takes_their_page_away(browsed):
     """The widgets of all pages share one listener on the window's resize event: pages come
     and go without a reload, and a listener per widget would pile up with every page."""
-    seen = record(browsed, INSTANT[0])["instant"]
-    if isinstance(seen, BaseException):
-        raise seen
+    seen = record(browsed, INSTANT[0], "instant")
     counts = [arrived["resize listeners"] for arrived in seen]
     assert len(counts) >= 3
     # Material's own, the same on every page, and the widgets' one.
@@ -215,9 +207,7 @@ def test_widgets_leave_no_listener_behind_when_instant_navigation_takes_their_pa
 
 def altered(browsed, case: str) -> dict:
     """What a widget showed with the data of ALTERED[case]."""
-    seen = record(browsed, ALTERED[case][0])["altered"][case]
-    if isinstance(seen, BaseException):
-        raise seen
+    seen = record(browsed, ALTERED[case][0], "altered", case)
     assert seen["errors"] == [] and seen["widget"] is not None, seen["errors"]
     return seen["widget"]
 
@@ -246,9 +236,7 @@ def test_every_widget_is_tried_with_broken_data():
 def test_a_widget_that_fails_leaves_its_page_as_it_was(browsed, page_name, kind):
     """Its data broken where only the drawing reads it: no controls beside the static figure,
     nothing added, the figure as served; the failure is logged."""
-    seen = record(browsed, page_name)["broken data"][kind]
-    if isinstance(seen, BaseException):
-        raise seen
+    seen = record(browsed, page_name, "broken data", kind)
     assert len(seen["errors"]) == 1 and seen["errors"][0].startswith("attnlit widget: "), seen["errors"]
     assert seen["widget"] is None
     assert seen["as served"]["controls"] == 0, seen["as served"]["children"]
