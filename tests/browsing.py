@@ -76,9 +76,10 @@ MATERIAL_WORKER = re.search(r'const MATERIAL = "([^"]+)"', (ROOT / "docs" / "ass
 # The index, and every script the search worker loads: Material's, ours, lunr's languages.
 SEARCH_FILES = re.compile(rf"{re.escape(INDEX)}$|/assets/javascripts/(workers|lunr)/")
 
-# What a page's widgets fetch when they come near the screen (data too heavy for the page:
-# tools/mkdocs_hooks.py): counted apart from the first visit, with a budget of its own.
-FETCHED_DATA = re.compile(r"^(/[a-z]{2})?/widgets/[0-9a-f]+\.json$")  # a language's own, too
+# What a page's widgets fetch when they come near the screen (data too heavy for the page, a
+# file beside it named by its content: tools/figures.py): counted apart from the first visit,
+# with a budget of its own.
+FETCHED_DATA = re.compile(r"^/(.+/)?[0-9a-f]{12}\.json$")
 
 ANNOTATION = re.compile(r"# \(\d+\)!$", re.MULTILINE)  # Material copies the code without it
 # Pages open at the same time: the visits are CPU-bound and independent, and two per core keep

@@ -12,7 +12,7 @@ import site_config
 
 MATH = '<math xmlns="http://www.w3.org/1998/Math/MathML" display='  # as latex2mathml writes it
 EXTENSIONS = site_config.read_config()["markdown_extensions"]
-OURS = [name for name in EXTENSIONS if isinstance(name, str) and name.startswith("attnlit_tools.")]
+OURS = [name for name in EXTENSIONS if name.startswith("attnlit_tools.")]
 
 
 def rendered(text: str) -> str:
@@ -23,7 +23,8 @@ def rendered(text: str) -> str:
 
 def test_the_sites_own_extensions_load_by_the_names_mkdocs_yml_gives_them():
     """A builder that runs no hooks (Zensical) loads them by name: tools/ is a package."""
-    assert OURS == ["attnlit_tools.mathml", "attnlit_tools.thai_words", "attnlit_tools.glossary_table"]
+    assert OURS == ["attnlit_tools.block_titles", "attnlit_tools.figures", "attnlit_tools.site_files",
+                    "attnlit_tools.mathml", "attnlit_tools.thai_words", "attnlit_tools.glossary_table"]
     for name in OURS:
         assert isinstance(importlib.import_module(name).makeExtension(), Extension), name
 

@@ -119,7 +119,7 @@ def test_every_figure_block_is_drawn_as_inline_svg(site):
         inside = {i for start, end in tangle.fences(lines, source.name).items()
                   for i in range(start, end + 1)}
         markers = sum(1 for i, line in enumerate(lines)
-                      if mkdocs_hooks.FIGURE.match(line) and i not in inside)
+                      if tangle.FIGURE.match(line) and i not in inside)
         drawn = re.findall(r'<figure class="attnlit-figure"[^>]*>\s*<(?:svg|div) role="img" ',
                            built_page(site, source))
         assert len(drawn) == markers, f"{source.name}: {markers} figure blocks, {len(drawn)} drawn"

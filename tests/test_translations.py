@@ -10,6 +10,7 @@ from types import SimpleNamespace
 
 import pytest
 
+import figures
 import i18n
 import mkdocs_hooks
 import site_config
@@ -49,7 +50,7 @@ def widgets_words(page: str) -> dict[str, set[str]]:
         kind = re.search(r'"kind": "([a-z]+)"', block.body) if block.marker == "figure" else None
         if kind:
             script = (ROOT / "docs" / "javascripts" / "widgets" / f"{kind[1]}.js").read_text(encoding="utf-8")
-            words[kind[1]] = {*mkdocs_hooks.ASKED.findall(script),
+            words[kind[1]] = {*figures.ASKED.findall(script),
                               *DATA_WORDS.get(kind[1], lambda _: ())(ast.parse(block.body))}
     return words
 
@@ -70,6 +71,12 @@ def test_each_language_has_its_config_its_folder_and_its_glossary():
         assert config["INHERIT"] == "mkdocs.yml"
         assert (config["docs_dir"], config["site_dir"]) == (f"docs/{language}", f"site/{language}")
         assert config["theme"] == {"language": language}
+        # The site's own extensions, in its language; the rest of mkdocs.yml's, as they are
+        # (merged: the mapping adds to the English one, key by key).
+        words_in_a_language = [name for name, options in english["markdown_extensions"].items()
+                               if (options or {}).get("language") == i18n.ENGLISH]
+        assert config["markdown_extensions"] == {name: {"language": language} for name in words_in_a_language}
+        assert len(words_in_a_language) == 3
         assert config["edit_uri"] == f"{english['edit_uri']}{language}/"
         assert f"/{language}/" in english["exclude_docs"].split()
         assert i18n.glossary(language, ROOT), f"docs/{language}/glossary.yml has no terms"
@@ -248,7 +255,7 @@ def test_each_language_gives_every_string_its_widgets_and_playground_show(langua
     asked = {"figures": set().union(*widgets.values()), "playground": {
         words for page in i18n.pages(language, ROOT)
         for name in mkdocs_hooks.PLAYGROUND.findall((ROOT / "docs" / page).read_text(encoding="utf-8"))
-        for words in mkdocs_hooks.ASKED.findall(
+        for words in figures.ASKED.findall(
             (ROOT / "docs" / mkdocs_hooks.PLAYGROUND_JS.format(name)).read_text(encoding="utf-8"))}}
     assert {"scores", "context vector"} <= asked["figures"]
     assert {"Start the model", "Heads off: {list}."} <= asked["playground"]

@@ -1,22 +1,18 @@
-"""MkDocs hooks: block titles, figures, files built by blocks, light notebook pages (their TeX as
-MathML, as tools/mathml.py makes a chapter's), a notebook per page; and the translations: one
-site per language (tools/i18n.py), linked page to page."""
+"""MkDocs hooks: what a page's HTML needs of the site around it (the scripts of its widgets,
+what search leaves out), light notebook pages (their TeX as MathML, as tools/mathml.py makes a
+chapter's), a notebook per page; and the translations: one site per language (tools/i18n.py),
+linked page to page. What works on a page's Markdown is in Python-Markdown extensions (block
+titles, figures, site files, MathML: mkdocs.yml names them); what needs the whole built site is
+the last step, tools/post_build.py."""
 
-import contextlib
 import functools
-import hashlib
 import html
-import io
 import json
 import logging
-import os
 import posixpath
 import re
 import sys
-import textwrap
 import unicodedata
-import warnings
-from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -28,14 +24,15 @@ from mkdocs.structure.files import File
 from mkdocs.utils import get_relative_url
 
 sys.path.insert(0, str(Path(__file__).parent))
-# One reading of markers and fences, shared with the tangler and the notebook converter.
-import figure_words  # noqa: E402
 import i18n  # noqa: E402
 import mathml  # noqa: E402
+import post_build  # noqa: E402
 import thai_words  # noqa: E402
 from cache_key import cache  # noqa: E402
+from figures import KIND_JS  # noqa: E402
 from notebooks import chapter_notebook, lab_notebook  # noqa: E402
-from tangle import FIGURE, MARKER, OUTPUT, SITE_FILE, TangleError, fences  # noqa: E402
+# One reading of markers and fences, shared with the tangler and the notebook converter.
+from tangle import TangleError, fences  # noqa: E402
 
 log = logging.getLogger("mkdocs.hooks.attnlit")
 # pymdownx.arithmatex with `generic: true` wraps TeX as \(...\) in a span or \[...\] in a div.
@@ -50,7 +47,6 @@ CELL = re.compile(r"<td[^>]*>(.*?)</td>", re.DOTALL)
 # Material leaves plain). Unwrapped, each of the three heaviest pages sends 2.9 to 3.5 KB less
 # (gzip -6; 70 to 80 KB less stored).
 PLAIN_TOKEN = re.compile(r'<span class="(?:[nwop]|kc|sa)">([^<]*)</span>')
-SVG_SLOT = re.compile(r'<div class="attnlit-svg" data-figure="([^"]+)"></div>')
 # What nbconvert adds to a notebook page that Material already provides, or that needs a CDN:
 # scripts, comments, copy buttons, and its page styles (outside SVG: a figure keeps its own,
 # which its classes need).
@@ -67,27 +63,15 @@ OUTPUT_AREA = '<div class="jp-OutputArea jp-Cell-outputArea">'  # printed text a
 DISPLAY_TEX = re.compile(r"\$\$(.+?)\$\$", re.DOTALL)
 INLINE_TEX = re.compile(r"\$([^$\n]+?)\$")
 # Loaded by the pages that have a widget, only: what widgets share, then each kind's drawing.
-WIDGETS_JS, KIND_JS = "javascripts/widgets.js", "javascripts/widgets/{}.js"
+WIDGETS_JS = "javascripts/widgets.js"
 WIDGET_KIND = re.compile(r'<figure class="attnlit-figure"[^>]* data-widget="([a-z]+)"')
 # A playground (a page's own interactive part, not a figure) loads its script, and only its.
 PLAYGROUND_JS = "javascripts/{}.js"
 PLAYGROUND = re.compile(r'<div class="attnlit-playground"[^>]* data-playground="([a-z]+)"')
-# The words a widget's script, or a playground's, asks for in its page's language: t("...").
-ASKED = re.compile(r'\bt\("([^"]+)"')
-# A widget's data too heavy for its page: a file of the site, which widgets.js fetches when the
-# figure comes near the screen.
-FETCHED = "widgets/{}.json"
-svgs: dict[str, str] = {}  # slot key -> drawn SVG, from on_page_markdown to on_page_content
-fetched: dict[str, str] = {}  # site path -> JSON, from on_page_markdown to on_post_build
 ROOT = Path(__file__).resolve().parent.parent
 # Material's download icon, a picture beside the words of the link under each page's title.
 DOWNLOAD_ICON = (Path(material.__file__).parent / "templates/.icons/material/download.svg") \
     .read_text(encoding="utf-8").replace("<svg ", '<svg aria-hidden="true" ', 1)
-# Drawn SVGs by figure code, for this attnlit and environment: a warm build draws nothing.
-FIGURES = cache("figures", ROOT)
-# Files that blocks under a site-file marker build, by block code, likewise.
-SITE_FILES = cache("site-files", ROOT)
-built: dict[str, dict[str, bytes]] = {}  # page -> {file name: contents}, written beside the page
 
 
 class Build:
@@ -203,255 +187,20 @@ def on_files(files, config, **kwargs):
     return files
 
 
-def draw(code: str, key: str) -> tuple[str, str | None]:
-    """Run a figure block in a fresh namespace: its `fig` as inline SVG, in the language being
-    built, and its `widget` as JSON.
-
-    Both are cached by the block's code, and a translation's drawing by its words too; a block
-    without a widget has no JSON file.
-    """
-    words = Build.strings.get("figures") or {} if Build.language != i18n.ENGLISH else None
-    parts = [key, code] if words is None else [key, code, Build.language, json.dumps(words, sort_keys=True)]
-    name = hashlib.sha1("\0".join(parts).encode()).hexdigest()
-    cached, data = FIGURES / f"{name}.svg", FIGURES / f"{name}.json"
-    if cached.exists():
-        return cached.read_text(encoding="utf-8"), data.read_text(encoding="utf-8") if data.exists() else None
-    svg, widget = render(code, key, words)
-    cached.parent.mkdir(parents=True, exist_ok=True)
-    # Two builds may draw at once; the SVG is written last, so that its presence means both are.
-    for path, text in ((data, widget), (cached, svg)):
-        if text is not None:
-            partial = path.with_suffix(f".{os.getpid()}.part")
-            partial.write_text(text, encoding="utf-8")
-            partial.replace(path)
-    return svg, widget
-
-
-# Fonts that matplotlib measures a language's figure text in, after DejaVu Sans (which has
-# no Thai letters): the page draws it in its own Thai font (extra.css), of about that width.
-FIGURE_FONTS = {"th": ["Loma", "Waree", "Thonburi", "Tahoma", "Leelawadee UI", "Noto Sans Thai"]}
-# What the measuring font leaves on every text element of a translated figure: the page's
-# fonts are the figure's, as in English.
-MEASURED_FONT = re.compile(r"font-family:'DejaVu Sans', '[^']+';?|;font-family:'DejaVu Sans', '[^']+'")
-
-
-def figure_fonts(language: str) -> dict:
-    """matplotlib's settings for a language's figures: DejaVu Sans, then a font that has its
-    letters where DejaVu Sans lacks them, which the builder must have."""
-    from matplotlib import font_manager
-
-    wanted = FIGURE_FONTS.get(language)
-    if not wanted:
-        return {}
-    for family in wanted:
-        try:
-            font_manager.findfont(family, fallback_to_default=False)
-        except ValueError:
-            continue
-        return {"font.family": ["DejaVu Sans", family]}
-    raise PluginError(f"the {language} figures need one of the fonts {', '.join(wanted)} to be laid out "
-                      "(on Debian and Ubuntu: apt-get install fonts-thai-tlwg)")
-
-
-@contextlib.contextmanager
-def one_thread() -> Iterator[None]:
-    """Run a block's torch work on one thread, as the code blocks' tests do: how many threads
-    share a sum changes its last digits (0.0423 or 0.0424 in chapter 11's decode widget), and a
-    page's numbers must not depend on its builder's cores."""
-    import torch
-
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    try:
-        yield
-    finally:
-        torch.set_num_threads(threads)
-
-
-def render(code: str, key: str, words: dict[str, str] | None = None) -> tuple[str, str | None]:
-    """Run a figure block in a fresh namespace: its `fig` as inline SVG, its `widget` as JSON;
-    with `words`, a translation's table, every text of the figure translated before it is
-    laid out (tools/figure_words.py)."""
-    import matplotlib
-    from matplotlib.figure import Figure
-
-    from attnlit.plots import to_svg
-
-    namespace = {"__name__": "__main__"}
-    fonts = figure_fonts(Build.language) if words is not None else {}
-    with matplotlib.rc_context(fonts), warnings.catch_warnings():
-        # A letter that the fonts lack would be measured as a box: fail rather than draw it.
-        warnings.filterwarnings("error", "Glyph .* missing from font", UserWarning)
-        with one_thread():
-            exec(compile(code, key, "exec"), namespace)
-        fig, widget = namespace.get("fig"), namespace.get("widget")
-        if not isinstance(fig, Figure):
-            raise ValueError(f"the block must leave a matplotlib Figure in `fig`, found {type(fig).__name__}")
-        if words is not None:
-            from attnlit.toy import words as sentence  # tick labels that are tokens, not words
-
-            figure_words.translate(fig, figure_words.Words(words), data=sentence)
-        svg = to_svg(fig, name=key)
-    if fonts:
-        svg = MEASURED_FONT.sub("", svg).replace(' style=""', "")
-    if widget is not None and not (isinstance(widget, dict) and isinstance(widget.get("kind"), str)):
-        raise ValueError("a block's `widget` must be a dict with a str 'kind' (the widget that "
-                         f"docs/javascripts/widgets/<kind>.js draws), found {widget!r:.80}")
-    if widget is not None and not (re.fullmatch("[a-z]+", widget["kind"])
-                                   and (ROOT / "docs" / KIND_JS.format(widget["kind"])).exists()):
-        raise ValueError(f"no script docs/{KIND_JS.format(widget['kind'])} draws the widget's kind")
-    if widget is not None:  # plain JSON only: no NaN or infinity, which JSON lacks
-        widget = json.dumps(widget, allow_nan=False, separators=(",", ":"))
-    return svg, widget
-
-
-def site_file(code: str, key: str) -> bytes:
-    """Run a site-file block in a fresh namespace: its `data`, bytes or plain JSON, as bytes.
-
-    Cached by the block's code, as figures are. What the block prints is its asserted
-    output on the page, checked by the tests; the build does not show it.
-    """
-    cached = SITE_FILES / hashlib.sha1("\0".join([key, code]).encode()).hexdigest()
-    if cached.exists():
-        return cached.read_bytes()
-    namespace = {"__name__": "__main__"}
-    with contextlib.redirect_stdout(io.StringIO()), one_thread():
-        exec(compile(code, key, "exec"), namespace)
-    if "data" not in namespace:
-        raise ValueError("the block must leave the file's contents in `data`: bytes, or plain JSON data")
-    data = namespace["data"]
-    if not isinstance(data, bytes):  # plain JSON only: no NaN or infinity
-        data = json.dumps(data, allow_nan=False, separators=(",", ":")).encode()
-    cached.parent.mkdir(parents=True, exist_ok=True)
-    partial = cached.with_suffix(f".{os.getpid()}.part")  # two builds may run at once
-    partial.write_bytes(data)
-    partial.replace(cached)
-    return data
-
-
-def figure(caption: str, fence: list[str], key: str, url: str = "",
-           english: str | None = None) -> list[str]:
-    """A drawn figure with its caption, then its code folded into a collapsible box.
-
-    A block that also leaves a `widget` gets it beside the drawing, as JSON that
-    docs/javascripts/widgets/<kind>.js turns into controls and a drawing that follows them; without
-    JavaScript, the drawing stays. The JSON is the text of a hidden element, not of a
-    <script type="application/json">: Material's instant navigation runs every <script> of
-    the page it brings in as JavaScript, whatever its type. What the widget holds under
-    "fetched" becomes a file of the site instead, named by its content, whose address, relative
-    to the page at `url`, takes its place: widgets.js fetches it when the figure comes near
-    the screen, so that the page does not carry it.
-    """
-    # The caption is the drawing's accessible name: a screen reader reads it as one image,
-    # not the SVG's scattered tick labels.
-    caption_id = f"figure-caption-{key.rsplit(':', 1)[-1]}"
-    code = "\n".join(fence[1:-1])
-    if english is not None and i18n.code_tokens(english) == i18n.code_tokens(code):
-        code = english  # a translated page's figure: the English code, whatever its comments say
-    svg, widget = draw(code, key)
-    # (A figure of panels is a <div> of <svg>s: the <div> is the image.)
-    svgs[key] = re.sub("^<(svg|div) ", rf'<\1 role="img" aria-labelledby="{caption_id}" ', svg, count=1)
-    kind = ""
-    if widget is not None:
-        data = json.loads(widget)
-        if Build.language != i18n.ENGLISH:  # the widget's words, translated
-            # Its Thai words kept whole on a line, as the page's own (tools/thai_words.py).
-            data["strings"] = thai_words.kept_whole_in(widget_strings(data))
-        if "fetched" in data:
-            text = json.dumps(data["fetched"], allow_nan=False, separators=(",", ":"))
-            path = FETCHED.format(hashlib.sha1(text.encode()).hexdigest()[:12])
-            fetched[path] = text
-            data["fetched"] = get_relative_url(path, url)
-        widget = json.dumps(data, allow_nan=False, separators=(",", ":"), ensure_ascii=False)
-        svgs[key] += f'\n<div class="attnlit-data" hidden>{html.escape(widget, quote=False)}</div>'
-        kind = f' data-widget="{html.escape(data["kind"])}"'
-    return [
-        f'<figure class="attnlit-figure"{kind} data-search-exclude markdown="1">',
-        f'<div class="attnlit-svg" data-figure="{key}"></div>',
-        f'<figcaption id="{caption_id}" markdown="span">{caption}</figcaption>',
-        "</figure>",
-        "",
-        f'??? example "{said("code_for_figure")}"',
-        "",
-        textwrap.indent("\n".join(fence), "    "),
-    ]
-
-
-def widget_strings(data: dict) -> dict[str, str]:
-    """The language's words that a widget shows, not all of them: those its kind's script asks
-    for, those of its data (chapter 5's ways come with their English names), and the words of
-    its data that a key with {names} translates, translated here (11b's "window, w = 16")."""
-    script = (ROOT / "docs" / KIND_JS.format(data["kind"])).read_text(encoding="utf-8")
-    table, held = Build.strings.get("figures") or {}, set(texts(data))
-    asked, words = {*ASKED.findall(script), *held}, figure_words.Words(table)
-    filled = {text: said for text in held - set(table) if (said := words(text)) != text}
-    return {english: said for english, said in table.items() if english in asked} | filled
-
-
-def texts(value) -> Iterator[str]:
-    """Every string that a JSON value holds."""
-    if isinstance(value, str):
-        yield value
-    for item in value.values() if isinstance(value, dict) else value if isinstance(value, list) else ():
-        yield from texts(item)
-
-
 def on_page_markdown(markdown: str, page, **kwargs) -> str:
-    """Title tangled blocks with their module and asserted outputs with "Output"; draw figures;
-    build the files of site-file blocks, written beside the page by on_post_page.
+    """A translated page's links to pages not translated yet lead to the English pages.
 
-    Fenced blocks are copied whole: a line inside one that looks like a marker is code or
-    printed output, never a marker.
+    Code blocks are copied whole: a link inside one is code or printed output.
     """
-    lines, out, i = markdown.split("\n"), [], 0
+    if Build.language == i18n.ENGLISH:
+        return markdown
+    lines = markdown.split("\n")
     try:
         spans = fences(lines, page.file.src_uri)
-        # A translated page draws the English page's figures (its code is theirs, comments
-        # aside): the drawings come from the cache, where the English build put them.
-        english = iter(english_figures(ROOT / "docs" / page.file.src_uri, page.file.src_uri)
-                       if Build.language != i18n.ENGLISH else [])
     except TangleError as error:
         raise PluginError(str(error)) from error
-    while i < len(lines):
-        line, following = lines[i], lines[i + 1] if i + 1 < len(lines) else ""
-        marker, caption, target = MARKER.match(line), FIGURE.match(line), SITE_FILE.match(line)
-        end = spans.get(i + 1, i)  # the marker's block runs to here
-        block = lines[i + 1:end + 1]
-        if i in spans:
-            end = spans[i]
-            out += lines[i:end + 1]
-        elif marker and following.strip() == "```python":
-            out += [f'{following} title="{marker["module"]}"', *block[1:]]
-        elif line.strip() == OUTPUT and block:
-            out += [line, f'{following} title="{said("output")}"', *block[1:]]
-        elif caption:
-            (key, english_code), indent = next(english, (f"{page.file.src_uri}:{i + 1}", None)), caption["indent"]
-            if following != f"{indent}```python":
-                raise PluginError(f"{key}: a figure marker must sit right above a ```python block "
-                                  "with the same indentation")
-            try:
-                drawn = figure(caption["caption"], [row[len(indent):] for row in block], key,
-                               page.url, english_code)
-            except Exception as error:
-                raise PluginError(f"{key}: figure failed to draw: {type(error).__name__}: {error}") from error
-            out += [indent + row if row else row for row in drawn]
-        elif target:
-            key, indent, name = f"{page.file.src_uri}:{i + 1}", target["indent"], target["name"]
-            if following != f"{indent}```python":
-                raise PluginError(f"{key}: a site-file marker must sit right above a ```python block "
-                                  "with the same indentation")
-            try:
-                data = site_file("\n".join(row[len(indent):] for row in block[1:-1]), key)
-            except Exception as error:
-                raise PluginError(f"{key}: {name} failed to build: {type(error).__name__}: {error}") from error
-            built.setdefault(page.file.src_uri, {})[name] = data
-            title = said("writes_file").format(name=name)
-            out += [f'{following} title="{title}"', *block[1:]]
-        else:
-            out.append(english_links(line, page.file.src_uri) if Build.language != i18n.ENGLISH else line)
-            end = i
-        i = end + 1
-    return "\n".join(out)
+    inside = {i for start, end in spans.items() for i in range(start, end + 1)}
+    return "\n".join(line if i in inside else english_links(line, page.file.src_uri) for i, line in enumerate(lines))
 
 
 # A link from a page to another page (a chapter or a lab), in Markdown: [text](page.md#anchor).
@@ -497,22 +246,6 @@ def heading_anchors(page: str, language: str) -> dict[str, str]:
     english, translated = (anchors((folder / page).read_text(encoding="utf-8"))
                            for folder in (ROOT / "docs", i18n.docs_dir(language, ROOT)))
     return dict(zip(english, translated)) if len(english) == len(translated) else {}
-
-
-def english_figures(source: Path, name: str) -> list[tuple[str, str]]:
-    """Each figure block of an English page: where it is (`page.md:line`), and its code."""
-    if not source.exists():
-        return []
-    lines = source.read_text(encoding="utf-8").split("\n")
-    spans = fences(lines, name)
-    inside = {i for start, end in spans.items() for i in range(start, end + 1)}
-    found = []
-    for i, line in enumerate(lines):
-        marker = FIGURE.match(line)
-        if marker and i not in inside and i + 1 in spans:
-            indent = len(marker["indent"])
-            found.append((f"{name}:{i + 1}", "\n".join(row[indent:] for row in lines[i + 2:spans[i + 1]])))
-    return found
 
 
 def notebook_page(content: str) -> str:
@@ -564,7 +297,6 @@ def on_page_content(content: str, page, **kwargs) -> str:
         content = mathml.as_mathml(notebook_page(content), page.file.src_uri)
     if page.file.src_uri != "index.md":  # on_post_page writes it and offers it under the title
         page.meta["notebook"] = Path(page.file.src_uri).stem + ".ipynb"
-    content = SVG_SLOT.sub(lambda match: svgs.pop(match[1]), content)
     kinds = dict.fromkeys(WIDGET_KIND.findall(content))  # in order, once each
     scripts = [WIDGETS_JS, *map(KIND_JS.format, kinds)] if kinds else []
     if Build.language != i18n.ENGLISH and Build.strings.get("playground"):  # its words, translated
@@ -637,13 +369,10 @@ def with_download(output: str, notebook: str) -> str:
 
 def on_post_page(output: str, page, config, **kwargs) -> str:
     """Write the page's notebook next to it, a chapter converted or a lab's script, offered under
-    its title; and the files its site-file blocks built."""
-    folder = Path(config.site_dir) / Path(page.file.dest_uri).parent
-    for name, data in built.pop(page.file.src_uri, {}).items():
-        folder.mkdir(parents=True, exist_ok=True)  # the page itself is written later
-        (folder / name).write_bytes(data)
+    its title."""
     name = page.meta.get("notebook")
     if name:
+        folder = Path(config.site_dir) / Path(page.file.dest_uri).parent
         output = with_download(output, name)
         source = Path(page.file.abs_src_path)
         if source.suffix == ".py":
@@ -655,45 +384,7 @@ def on_post_page(output: str, page, config, **kwargs) -> str:
     return output
 
 
-def stripped_script(source: str, name: str) -> str:
-    """JavaScript without its comment lines and indentation: the same program, a third lighter.
-
-    Line by line, which is safe as long as no template literal spans lines: that fails.
-    """
-    lines = [line.strip() for line in source.splitlines()]
-    if any(line.count("`") % 2 for line in lines):
-        raise PluginError(f"{name}: a template literal spans lines; keep each on one line")
-    return "".join(f"{line}\n" for line in lines if line and not line.startswith("//"))
-
-
 @event_priority(-100)  # after the search plugin has written the index
 def on_post_build(config, **kwargs) -> None:
-    """Serve the site's own scripts stripped and the widgets' data that pages fetch; split the
-    words of a Thai index; give a translation's index the spellings its search takes."""
-    for path, text in fetched.items():
-        target = Path(config.site_dir) / path
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text, encoding="utf-8")
-    fetched.clear()  # `make serve` builds again in this process: from its pages only
-    scripts = Path(config.site_dir) / Path(WIDGETS_JS).parent
-    for script in sorted(scripts.rglob("*.js")):
-        name = script.relative_to(config.site_dir)
-        script.write_text(stripped_script(script.read_text(encoding="utf-8"), str(name)), encoding="utf-8")
-    index = Path(config.site_dir) / "search" / "search_index.json"
-    if not index.exists():
-        return
-    data = json.loads(index.read_text(encoding="utf-8"))
-    fields = [(doc, field) for doc in data["docs"] for field in ("title", "text")]
-    unjoined = re.compile(f"[{thai_words.JOINER}{thai_words.SPACE}]")
-    joined = any(unjoined.search(doc[field]) for doc, field in fields)
-    for doc, field in fields:  # what keeps a Thai word on one line is no part of it
-        doc[field] = unjoined.sub("", doc[field])
-        if Build.language in i18n.SEGMENTED:
-            doc[field] = i18n.segmented(doc[field], Build.language)
-    if Build.language == i18n.ENGLISH and not joined:
-        return
-    if Build.language != i18n.ENGLISH:
-        # The spellings a reader may type for a word the pages write otherwise, which the search
-        # worker searches as that word (docs/assets/javascripts/workers/attnlit-search.js).
-        data["config"]["attnlit"] = {"synonyms": i18n.synonyms(Build.language, ROOT)}
-    index.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
+    """The build's last step, over the whole site (tools/post_build.py)."""
+    post_build.finish(Path(config.site_dir), Build.language)

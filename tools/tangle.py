@@ -7,7 +7,7 @@ A chapter marks a code block as library code with an HTML comment right above it
     ...
     ```
 
-The comment is invisible on the page (a MkDocs hook turns it into the block's title), and the
+The comment is invisible on the page (tools/block_titles.py makes it the block's title), and the
 fence stays exactly ```python, so pytest-codeblocks still runs the block.
 
 A module is the concatenation of its blocks, in page order, pages in mkdocs.yml `nav` order.
@@ -38,6 +38,7 @@ import ast
 import difflib
 import re
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -70,7 +71,7 @@ MODULES = (
 )
 
 MARKER = re.compile(r"^(?P<indent>\s*)<!-- tangle: (?P<module>\S+) -->\s*$")
-# The other markers a chapter uses; the MkDocs hooks and the notebook converter read them.
+# The other markers a chapter uses; the build's extensions and the notebook converter read them.
 FIGURE = re.compile(r"^(?P<indent>\s*)<!--\s*figure:\s*(?P<caption>.+?)\s*-->\s*$")
 # A block whose `data` (bytes, or plain JSON data) the build writes into a file beside its page.
 SITE_FILE = re.compile(r"^(?P<indent>\s*)<!--\s*site-file:\s*(?P<name>[\w-]+\.[a-z]+)\s*-->\s*$")
@@ -110,6 +111,27 @@ def fences(lines: list[str], page: str) -> dict[int, int]:
         spans[i] = end
         i = end + 1
     return spans
+
+
+def under_markers(lines: list[str], marker: re.Pattern[str],
+                  rewrite: Callable[[re.Match[str], list[str]], list[str]], page: str = "page") -> list[str]:
+    """The lines with each marker outside fenced blocks, and the block right under it, replaced
+    by `rewrite(marker's match, the block's lines)`; the block is [] when no fence follows.
+
+    Fenced blocks are copied whole: a line inside one that looks like a marker is code or
+    printed output, never a marker. Shared by the build's Python-Markdown extensions.
+    """
+    spans, out, i = fences(lines, page), [], 0
+    while i < len(lines):
+        found = None if i in spans else marker.match(lines[i])
+        if found is None:
+            end = spans.get(i, i)
+            out += lines[i:end + 1]
+        else:
+            end = spans.get(i + 1, i)
+            out += rewrite(found, lines[i + 1:end + 1])
+        i = end + 1
+    return out
 
 
 def looks_like_a_marker(comment: str) -> bool:
