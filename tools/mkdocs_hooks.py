@@ -26,6 +26,7 @@ from mkdocs.utils import get_relative_url
 sys.path.insert(0, str(Path(__file__).parent))
 import i18n  # noqa: E402
 import mathml  # noqa: E402
+import notebook_pages  # noqa: E402
 import post_build  # noqa: E402
 import thai_words  # noqa: E402
 from cache_key import cache  # noqa: E402
@@ -47,21 +48,6 @@ CELL = re.compile(r"<td[^>]*>(.*?)</td>", re.DOTALL)
 # Material leaves plain). Unwrapped, each of the three heaviest pages sends 2.9 to 3.5 KB less
 # (gzip -6; 70 to 80 KB less stored).
 PLAIN_TOKEN = re.compile(r'<span class="(?:[nwop]|kc|sa)">([^<]*)</span>')
-# What nbconvert adds to a notebook page that Material already provides, or that needs a CDN:
-# scripts, comments, copy buttons, and its page styles (outside SVG: a figure keeps its own,
-# which its classes need).
-NOTEBOOK_NOISE = re.compile(
-    r"<script.*?</script>|<!--.*?-->"
-    r'|<div class="zeroclipboard-container">.*?</clipboard-copy>\s*</div>'
-    r'|<div class="clipboard-copy-txt".*?</div>',
-    re.DOTALL,
-)
-PAGE_STYLE = re.compile(r"<style.*?</style>", re.DOTALL)
-SVG_ELEMENT = re.compile(r"(<svg\b.*?</svg>)", re.DOTALL)
-NOTEBOOK_CODE = re.compile(r'<div class="highlight-ipynb hl-python"><pre>(.*?)</pre></div>', re.DOTALL)
-OUTPUT_AREA = '<div class="jp-OutputArea jp-Cell-outputArea">'  # printed text and figures
-DISPLAY_TEX = re.compile(r"\$\$(.+?)\$\$", re.DOTALL)
-INLINE_TEX = re.compile(r"\$([^$\n]+?)\$")
 # Loaded by the pages that have a widget, only: what widgets share, then each kind's drawing.
 WIDGETS_JS = "javascripts/widgets.js"
 WIDGET_KIND = re.compile(r'<figure class="attnlit-figure"[^>]* data-widget="([a-z]+)"')
@@ -248,31 +234,6 @@ def heading_anchors(page: str, language: str) -> dict[str, str]:
     return dict(zip(english, translated)) if len(english) == len(translated) else {}
 
 
-def notebook_page(content: str) -> str:
-    """A notebook page as mkdocs-jupyter renders it, made to look and weigh like a chapter.
-
-    nbconvert inlines JupyterLab's whole stylesheet (about 570 KB), MathJax and mermaid
-    loaders and a clipboard script; Material already provides what the page needs. A
-    figure's own <style>, inside its <svg>, stays: without it, its text and lines lose
-    their sizes and colours. Code cells become Material code blocks (styled, with copy
-    buttons), outputs stay out of the search index like the chapters' code, TeX in markdown
-    cells is wrapped like arithmatex's output, so that it becomes MathML below, and Thai words
-    are kept whole (tools/thai_words.py).
-    """
-    content = NOTEBOOK_NOISE.sub("", content)
-    parts = SVG_ELEMENT.split(content)  # figures keep their <style>
-    parts[::2] = [PAGE_STYLE.sub("", part) for part in parts[::2]]
-    content = "".join(parts)
-    content = content.replace(OUTPUT_AREA, OUTPUT_AREA[:-1] + " data-search-exclude>")
-    content = NOTEBOOK_CODE.sub(r'<div class="highlight"><pre><code>\1</code></pre></div>', content)
-    parts = re.split(r"(<pre>.*?</pre>)", content, flags=re.DOTALL)  # outputs keep their $
-    for i in range(0, len(parts), 2):
-        parts[i] = DISPLAY_TEX.sub(r'<div class="arithmatex">\\[\1\\]</div>', parts[i])
-        parts[i] = INLINE_TEX.sub(r'<span class="arithmatex">\\(\1\\)</span>', parts[i])
-    # Its Thai words kept whole, as a chapter's are (nbconvert renders the markdown cells).
-    return thai_words.wrap_html("".join(parts))
-
-
 def of_numbers(table: str) -> bool:
     """Whether most of a table's cells are numbers (measurements, a model's sizes), which a
     search preview would show as a run of digits."""
@@ -294,7 +255,8 @@ def on_page_content(content: str, page, **kwargs) -> str:
     """
 
     if not page.file.src_uri.endswith(".md"):  # nbconvert's HTML: its TeX, as a chapter's
-        content = mathml.as_mathml(notebook_page(content), page.file.src_uri)
+        # Made light, its Thai words kept whole (nbconvert renders the markdown cells).
+        content = mathml.as_mathml(thai_words.wrap_html(notebook_pages.light(content)), page.file.src_uri)
     if page.file.src_uri != "index.md":  # on_post_page writes it and offers it under the title
         page.meta["notebook"] = Path(page.file.src_uri).stem + ".ipynb"
     kinds = dict.fromkeys(WIDGET_KIND.findall(content))  # in order, once each
