@@ -302,11 +302,17 @@ def comments(block: Fenced) -> list[str]:
             if line != code]
 
 
+def placed_otherwise(english: Fenced, translated: Fenced) -> str | None:
+    """Which of a block's info, marker and nesting differs from the English block's: a block
+    that is not the English one's pair, which no sync can mend."""
+    return next((what for what in ("info", "marker", "indent") if getattr(english, what) != getattr(translated, what)),
+                None)
+
+
 def block_difference(english: Fenced, translated: Fenced) -> str | None:
     """Why a translated block is not the English one, or None if it is."""
-    for what in ("info", "marker", "indent"):
-        if getattr(english, what) != getattr(translated, what):
-            return f"its {what} is {getattr(translated, what)!r}, the English block's {getattr(english, what)!r}"
+    if what := placed_otherwise(english, translated):
+        return f"its {what} is {getattr(translated, what)!r}, the English block's {getattr(english, what)!r}"
     if english.info == "python":
         ours, theirs = code_tokens(english.body), code_tokens(translated.body)
         if ours is not None and theirs is not None:
@@ -366,12 +372,11 @@ def synced(english: str, translated: str, name: str) -> tuple[str, list[str]]:
     by position, and which blocks changed. A ValueError if the blocks do not pair up."""
     ours, theirs = fenced_blocks(english, name), fenced_blocks(translated, name)
     for number, (english_block, block) in enumerate(zip(ours, theirs), 1):
-        for what in ("info", "marker", "indent"):
-            if getattr(english_block, what) != getattr(block, what):
-                raise ValueError(
-                    f"{name}:{block.line}: block {number}'s {what} is {getattr(block, what)!r}, the English "
-                    f"block {number}'s (its line {english_block.line}) {getattr(english_block, what)!r}: add, "
-                    "remove or move the translation's blocks as the English page did, then sync")
+        if what := placed_otherwise(english_block, block):
+            raise ValueError(
+                f"{name}:{block.line}: block {number}'s {what} is {getattr(block, what)!r}, the English "
+                f"block {number}'s (its line {english_block.line}) {getattr(english_block, what)!r}: add, "
+                "remove or move the translation's blocks as the English page did, then sync")
     if len(ours) != len(theirs):
         raise ValueError(f"{name}: {len(theirs)} fenced blocks, the English page has {len(ours)}: add or "
                          "remove the translation's blocks as the English page did, then sync")
