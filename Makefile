@@ -58,7 +58,7 @@ lock:  ## re-pin constraints.txt: what requirements.txt resolves to today, on ev
 clean:
 	rm -rf site .cache .pytest_cache
 
-$(STAMP): requirements.txt constraints.txt pyproject.toml
+$(STAMP): requirements.txt constraints.txt pyproject.toml tools/install.sh
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11, 5))' \
 	  || { echo "attnlit needs Python $(OLDEST_PYTHON) or newer: $(PYTHON) is $$($(PYTHON) -V); README.md (Start) says how to get one and name it: make PYTHON=python3.12"; exit 1; }
 	@$(PYTHON) -m venv $(VENV) || { rm -rf $(VENV); \

