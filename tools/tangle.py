@@ -70,6 +70,7 @@ MODULES = (
     "attnlit/train/__init__.py",
     "attnlit/text/__init__.py",
     "attnlit/textgpt.py",
+    "attnlit/textheads.py",
     "attnlit/train/text/__init__.py",
 )
 

@@ -1,0 +1,59 @@
+"""Chapter 13's behaviours of heads: each behaviour's keys, read off the bytes, and the scores."""
+
+import pytest
+import torch
+
+from attnlit.text import encode
+from attnlit.textgpt import TextGPT
+from attnlit.textheads import BEHAVIOURS, behaviour_keys, behaviour_scores, held_out_windows, last_where
+
+TEXT = "ALL:\nFair is foul, and foul is fair"
+
+
+def keys_of(name: str, position: int) -> list[str]:
+    keys = behaviour_keys(encode(TEXT).unsqueeze(0))[name]
+    return [f"{j}{TEXT[j]}" for j in keys[0, position].nonzero().flatten().tolist()]
+
+
+@pytest.mark.parametrize("name, position, expected", [
+    ("previous byte", 5, ["4\n"]), ("previous byte", 0, []),
+    ("start of word", 7, ["5F"]), ("start of word", 5, []),      # a word's first letter has none
+    ("start of word", 25, ["23f"]), ("start of word", 9, []),    # nor has a space
+    ("last space", 14, ["12 "]), ("last space", 7, ["4\n"]), ("last space", 3, []),
+    ("start of line", 25, ["5F"]), ("start of line", 5, []),     # the line's first byte has none
+    ("same byte", 23, ["13f"]), ("same byte", 7, []),
+    ("repeat", 24, ["15u"]), ("repeat", 25, ["16l"]), ("repeat", 23, []),  # after " fo": "u"
+])
+def test_each_behaviour_names_the_keys_its_definition_says(name, position, expected):
+    assert keys_of(name, position) == expected
+
+
+def test_last_where_finds_the_last_set_position_at_or_before_each():
+    flags = torch.tensor([[False, True, False, False, True, False]])
+    assert last_where(flags).tolist() == [[-1, 1, 1, 1, 4, 4]]
+
+
+def test_a_head_that_attends_only_to_the_byte_before_scores_one_there():
+    """Scores are attention mass on the keys: a model whose every head looks at the byte before
+    (forced through the dropout hook that attention_weights reads) scores 1 on previous byte."""
+    torch.manual_seed(0)
+    model = TextGPT(context_length=16, d_model=8, num_heads=2, num_layers=1).eval()
+    n = 16
+    before = torch.zeros(n, n)
+    before[0, 0] = 1.0
+    before[torch.arange(1, n), torch.arange(n - 1)] = 1.0
+    model.trf_blocks[0].att.dropout.register_forward_hook(lambda m, a, out: before.expand_as(out))
+    ids = torch.randint(256, (3, n), generator=torch.Generator().manual_seed(1))
+    scores, chance = behaviour_scores(model, ids)
+    assert set(scores) == set(BEHAVIOURS) and scores["previous byte"].shape == (1, 2)
+    assert torch.allclose(scores["previous byte"], torch.ones(1, 2))
+    assert chance["previous byte"] == pytest.approx(sum(1 / (i + 1) for i in range(1, n)) / (n - 1))
+
+
+def test_windows_of_the_held_out_plays_are_spread_and_bounded():
+    windows = held_out_windows(4, 64)
+    assert windows.shape == (4, 64) and windows.dtype == torch.long
+    with pytest.raises(ValueError, match="count must be 1 to"):
+        held_out_windows(0)
+    with pytest.raises(ValueError, match="count must be 1 to"):
+        held_out_windows(10**6)
