@@ -7,6 +7,7 @@ either and everything is computed again. Both live under .cache/, or under the f
 the environment variable ATTNLIT_CACHE names (a throwaway folder builds cold).
 """
 
+import functools
 import hashlib
 import os
 from pathlib import Path
@@ -16,11 +17,24 @@ INPUTS = ("requirements.txt", "constraints.txt")
 
 
 def digest(root: Path = ROOT) -> str:
-    """A short digest of the attnlit package and the pinned environment."""
-    sha = hashlib.sha1()
+    """A short digest of the attnlit package and the pinned environment.
+
+    Hashed once until a file changes (its size or time), as site_config reads a config: every
+    figure and site file of a build asks for its folder, and hashing the package with its
+    weights and plays takes about 14 ms.
+    """
     package = [p for p in sorted((root / "attnlit").rglob("*"))
                if p.is_file() and "__pycache__" not in p.parts]
-    for path in package + [root / name for name in INPUTS if (root / name).exists()]:
+    paths = package + [root / name for name in INPUTS if (root / name).exists()]
+    return hashed(root, tuple((path, found.st_mtime_ns, found.st_size)
+                              for path in paths for found in [path.stat()]))
+
+
+@functools.lru_cache(maxsize=16)
+def hashed(root: Path, files: tuple[tuple[Path, int, int], ...]) -> str:
+    """The digest of these files' names (relative to root) and contents."""
+    sha = hashlib.sha1()
+    for path, _, _ in files:
         sha.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes())
     return sha.hexdigest()[:12]
 
@@ -29,3 +43,12 @@ def cache(kind: str, root: Path = ROOT) -> Path:
     """The folder for one kind of cache ("mkdocs-jupyter", "figures") of this attnlit."""
     base = Path(os.environ["ATTNLIT_CACHE"]) if os.environ.get("ATTNLIT_CACHE") else root / ".cache"
     return base / kind / digest(root)
+
+
+def store(path: Path, data: str | bytes) -> None:
+    """Write a file of a cache whole: two builds may compute it at once, and a reader must
+    find it complete or not at all."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_suffix(f".{os.getpid()}.part")
+    partial.write_bytes(data.encode("utf-8") if isinstance(data, str) else data)
+    partial.replace(path)

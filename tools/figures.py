@@ -21,7 +21,6 @@ import contextlib
 import hashlib
 import html
 import json
-import os
 import re
 import sys
 import textwrap
@@ -37,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 import figure_words  # noqa: E402
 import i18n  # noqa: E402
 import thai_words  # noqa: E402
-from cache_key import cache  # noqa: E402
+from cache_key import cache, store  # noqa: E402
 from post_build import beside  # noqa: E402
 from tangle import FIGURE, under_markers  # noqa: E402
 
@@ -125,14 +124,6 @@ def render(code: str, name: str, language: str = i18n.ENGLISH,
     return svg, widget
 
 
-def write(path: Path, text: str) -> None:
-    """Write a file of the cache whole: two builds may draw at once."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_suffix(f".{os.getpid()}.part")
-    partial.write_text(text, encoding="utf-8")
-    partial.replace(path)
-
-
 def draw(code: str, name: str, language: str = i18n.ENGLISH,
          words: dict[str, str] | None = None) -> tuple[str, str | None]:
     """`render`, cached by the block's code and name, and a translation's by its words too; a
@@ -144,8 +135,8 @@ def draw(code: str, name: str, language: str = i18n.ENGLISH,
         return cached.read_text(encoding="utf-8"), data.read_text(encoding="utf-8") if data.exists() else None
     svg, widget = render(code, name, language, words)
     if widget is not None:
-        write(data, widget)
-    write(cached, svg)  # last, so that its presence means both are there
+        store(data, widget)
+    store(cached, svg)  # last, so that its presence means both are there
     return svg, widget
 
 
@@ -227,7 +218,7 @@ class FiguresPreprocessor(Preprocessor):
         text = json.dumps(data["fetched"], allow_nan=False, separators=(",", ":"))
         name = f"{hashlib.sha1(text.encode()).hexdigest()[:12]}.json"
         if not (cache(KIND) / f"fetched-{name}").exists():
-            write(cache(KIND) / f"fetched-{name}", text)
+            store(cache(KIND) / f"fetched-{name}", text)
         data["fetched"] = name  # beside the page: relative to its address
         return data, [beside(name, KIND, f"fetched-{name}"), ""]
 

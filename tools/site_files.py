@@ -17,7 +17,6 @@ import contextlib
 import hashlib
 import io
 import json
-import os
 import re
 import sys
 from pathlib import Path
@@ -27,7 +26,7 @@ from markdown.preprocessors import Preprocessor
 
 sys.path.insert(0, str(Path(__file__).parent))
 import i18n  # noqa: E402
-from cache_key import cache  # noqa: E402
+from cache_key import cache, store  # noqa: E402
 from figures import one_thread  # noqa: E402
 from post_build import beside  # noqa: E402
 from tangle import SITE_FILE, under_markers  # noqa: E402
@@ -53,10 +52,7 @@ def built(code: str) -> str:
     data = namespace["data"]
     if not isinstance(data, bytes):  # plain JSON only: no NaN or infinity
         data = json.dumps(data, allow_nan=False, separators=(",", ":")).encode()
-    cached.parent.mkdir(parents=True, exist_ok=True)
-    partial = cached.with_suffix(f".{os.getpid()}.part")  # two builds may run at once
-    partial.write_bytes(data)
-    partial.replace(cached)
+    store(cached, data)
     return key
 
 
