@@ -1,6 +1,7 @@
 """Figures drawn from a page's code at build time (tools/figures.py), as the site renders them."""
 
 import json
+import os
 import re
 from html import unescape
 
@@ -94,6 +95,20 @@ def test_a_translated_widget_carries_the_words_its_kind_and_its_data_ask_for_onl
     html = rendered(FIGURE_PAGE.format(extra=WIDGET), "th")
     strings = json.loads(unescape(DATA.search(html)[1]))["strings"]
     assert strings["scores"] == thai_words.kept_whole("คะแนน")  # Thai words kept whole
+
+
+def test_a_translated_widgets_words_come_in_one_order_whatever_the_hash_seed():
+    """A set's order follows Python's string hashing, random in each process: the Vietnamese
+    cache widget's words once came in another order at each cold build."""
+    import subprocess
+    import sys
+
+    code = ("from attnlit_tools import figures; print(list(figures.widget_strings({'kind': 'query', 'w': ["
+            + ", ".join(f"'window, w = {w}'" for w in (16, 512, 4096, 32, 8, 64))
+            + "]}, {'window, w = {w}': 'cửa sổ, w = {w}'})))")
+    orders = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                             env={**os.environ, "PYTHONHASHSEED": str(seed)}).stdout for seed in range(4)}
+    assert len(orders) == 1
 
 
 def test_a_widgets_heavy_data_becomes_a_file_beside_its_page_that_the_page_fetches(tmp_path):

@@ -147,7 +147,7 @@ def widget_strings(data: dict, table: dict[str, str]) -> dict[str, str]:
     script = (i18n.ROOT / "docs" / KIND_JS.format(data["kind"])).read_text(encoding="utf-8")
     held = set(texts(data))
     asked, words = {*ASKED.findall(script), *held}, figure_words.Words(table)
-    filled = {text: said for text in held - set(table) if (said := words(text)) != text}
+    filled = {text: said for text in sorted(held - set(table)) if (said := words(text)) != text}
     return {english: said for english, said in table.items() if english in asked} | filled
 
 
