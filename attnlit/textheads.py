@@ -4,8 +4,10 @@
 import torch
 import torch.nn.functional as F
 from attnlit.checks import check_ids
+from attnlit.gpt import ablate
 from attnlit.text import encode, split
 from attnlit.textgpt import TextGPT
+from attnlit.train.text import even_windows
 
 
 BEHAVIOURS = ("previous byte", "start of word", "last space", "start of line",
@@ -18,14 +20,19 @@ def last_where(flags: torch.Tensor) -> torch.Tensor:
     return torch.where(flags, positions, -1).cummax(dim=1).values
 
 
+def letters(ids: torch.Tensor) -> torch.Tensor:
+    """Which bytes are letters of a word: A-Z, a-z or an apostrophe."""
+    lower = ids | 32                                        # A-Z as a-z
+    return (lower >= ord("a")) & (lower <= ord("z")) | (ids == ord("'"))
+
+
 def behaviour_keys(ids: torch.Tensor) -> dict[str, torch.Tensor]:
     """Each behaviour's keys for each query of bytes (b, n): (b, n, n) bools."""
     check_ids(ids, 256, ids.shape[-1] if isinstance(ids, torch.Tensor) else 0)
     b, n = ids.shape
     query, key = torch.arange(n)[:, None], torch.arange(n)[None, :]
     before = (key < query).expand(b, n, n)                  # strictly earlier
-    lower = ids | 32                                        # A-Z as a-z
-    letter = (lower >= ord("a")) & (lower <= ord("z")) | (ids == ord("'"))
+    letter = letters(ids)
     space = (ids == ord(" ")) | (ids == ord("\n"))
 
     def after(flags: torch.Tensor) -> torch.Tensor:  # moved one byte on
@@ -55,12 +62,8 @@ def behaviour_keys(ids: torch.Tensor) -> dict[str, torch.Tensor]:
 
 def held_out_windows(count: int, context_length: int = 256) -> torch.Tensor:
     """count windows of the held-out plays, spread evenly: (count, n) bytes."""
-    data = encode(split()[1])
-    whole = (len(data) - 1) // context_length
-    if not 1 <= count <= whole:
-        raise ValueError(f"count must be 1 to {whole}, got {count}")
-    starts = context_length * torch.linspace(0, whole - 1, count).long()
-    return data[starts[:, None] + torch.arange(context_length)]
+    rows = even_windows(encode(split()[1]), context_length, count)
+    return rows[:, :-1]                       # the bytes, not their targets
 
 
 def behaviour_scores(model: TextGPT, ids: torch.Tensor
@@ -76,3 +79,44 @@ def behaviour_scores(model: TextGPT, ids: torch.Tensor
         share = keys.sum(dim=-1) / visible                      # (b, n)
         chance[name] = ((share * asked).sum() / asked.sum()).item()
     return scores, chance
+
+
+BYTE_KINDS = ("every byte", "inside a word", "start of a word", "copyable")
+
+
+def byte_kinds(rows: torch.Tensor) -> dict[str, torch.Tensor]:
+    """Which next bytes of windows (b, n + 1) are of each kind: (b, n) bools."""
+    ids, targets = rows[:, :-1], rows[:, 1:]                    # (b, n) each
+    letter = letters(rows)                                      # (b, n + 1)
+    repeats = behaviour_keys(ids)["repeat"]                     # (b, n, n)
+    copied = repeats & (ids[:, None, :] == targets[:, :, None])  # same byte
+    return {
+        "every byte": torch.ones_like(targets, dtype=torch.bool),
+        "inside a word": letter[:, 1:] & letter[:, :-1],
+        "start of a word": letter[:, 1:] & ~letter[:, :-1],
+        "copyable": copied.any(dim=-1),
+    }
+
+
+@torch.no_grad()
+def byte_losses(model: TextGPT, rows: torch.Tensor) -> torch.Tensor:
+    """The loss of each next byte of windows (b, n + 1): (b, n) nats."""
+    logits = model(rows[:, :-1])                                # (b, n, 256)
+    return F.cross_entropy(logits.transpose(1, 2), rows[:, 1:],
+                           reduction="none")                    # (b, n)
+
+
+def ablation_costs(model: TextGPT, rows: torch.Tensor,
+                   ) -> dict[str, torch.Tensor]:
+    """How much each head, switched off alone, raises the mean loss of each
+    kind of byte: (L, h) per kind."""
+    kinds, base = byte_kinds(rows), byte_losses(model, rows)
+    layers, h = len(model.trf_blocks), model.trf_blocks[0].att.num_heads
+    costs = {name: torch.zeros(layers, h) for name in kinds}
+    for layer in range(layers):
+        for head in range(h):
+            with ablate(model, [(layer, head)]):
+                rise = byte_losses(model, rows) - base          # (b, n)
+            for name, where in kinds.items():
+                costs[name][layer, head] = rise[where].mean()
+    return costs

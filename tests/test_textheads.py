@@ -5,7 +5,9 @@ import torch
 
 from attnlit.text import encode
 from attnlit.textgpt import TextGPT
-from attnlit.textheads import BEHAVIOURS, behaviour_keys, behaviour_scores, held_out_windows, last_where
+from attnlit.gpt import ablate
+from attnlit.textheads import (BEHAVIOURS, BYTE_KINDS, ablation_costs, behaviour_keys, behaviour_scores,
+                                byte_kinds, byte_losses, held_out_windows, last_where)
 
 TEXT = "ALL:\nFair is foul, and foul is fair"
 
@@ -57,3 +59,33 @@ def test_windows_of_the_held_out_plays_are_spread_and_bounded():
         held_out_windows(0)
     with pytest.raises(ValueError, match="count must be 1 to"):
         held_out_windows(10**6)
+
+
+def test_each_kind_of_next_byte_is_the_one_its_definition_says():
+    rows = encode(TEXT).unsqueeze(0)                    # predictions of bytes 1 to the end
+    kinds = byte_kinds(rows)
+    assert set(kinds) == set(BYTE_KINDS) and kinds["every byte"].all()
+    named = {name: "".join(TEXT[i + 1] if kinds[name][0, i] else "." for i in range(len(TEXT) - 1))
+             for name in BYTE_KINDS}
+    # Under each byte of "LL:\nFair is foul, and foul is fair", it or a dot.
+    assert named["inside a word"] == "LL...air..s..oul...nd..oul..s..air"
+    assert named["start of a word"] == "....F....i..f.....a...f....i..f..."
+    assert named["copyable"] == "........................ul... f..."   # "u" after " fo", ...
+    # Copyable, found the slow way: the byte after the same three bytes, earlier.
+    slow = "".join(TEXT[i + 1] if any(TEXT[j - 3:j] == TEXT[i - 2:i + 1] and TEXT[j] == TEXT[i + 1]
+                                      for j in range(3, i + 1)) else "." for i in range(len(TEXT) - 1))
+    assert named["copyable"] == slow and slow.count(".") < len(slow) - 3
+
+
+def test_a_head_that_writes_nothing_costs_nothing_when_switched_off():
+    torch.manual_seed(0)
+    model = TextGPT(context_length=16, d_model=8, num_heads=2, num_layers=2).eval()
+    with torch.no_grad():
+        model.trf_blocks[1].att.out_proj.weight[:, 4:] = 0.0   # head 1 of layer 1 writes zeros
+    rows = torch.randint(256, (3, 17), generator=torch.Generator().manual_seed(1))
+    costs = ablation_costs(model, rows)
+    assert set(costs) == set(BYTE_KINDS) and costs["every byte"].shape == (2, 2)
+    assert costs["every byte"][1, 1] == 0 and (costs["every byte"][0] != 0).all()
+    base = byte_losses(model, rows)
+    with ablate(model, [(0, 1)]):
+        assert costs["every byte"][0, 1] == pytest.approx((byte_losses(model, rows) - base).mean().item())

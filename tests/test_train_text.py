@@ -9,7 +9,7 @@ import torch
 from attnlit.text import encode, split
 from attnlit.textgpt import TextGPT, load_text_gpt
 from attnlit.train import text as train_text
-from attnlit.train.text import text_batch, text_loss, text_training_log
+from attnlit.train.text import even_windows, text_batch, text_loss, text_training_log
 
 TINY = ["--steps", "30", "--batch", "8", "--context", "32", "--width", "16", "--heads", "2",
         "--layers", "1", "--warmup", "3", "--lr", "1e-2", "--every", "10", "--threads", "1"]
@@ -34,6 +34,20 @@ def test_the_loss_of_every_window_is_the_mean_over_its_bytes():
     assert text_loss(model, data, batch_size=2) == pytest.approx(expected.item(), rel=1e-6)
     with pytest.raises(ValueError, match="no whole window"):
         text_loss(model, data[:8])
+
+
+def test_measured_windows_start_every_n_bytes_all_of_them_or_spread_evenly():
+    data = torch.arange(8 * 5 + 3)
+    every = even_windows(data, 8)                     # five whole windows, each with its targets
+    assert every.shape == (5, 9) and every[:, 0].tolist() == [0, 8, 16, 24, 32]
+    assert every[1].tolist() == list(range(8, 17))
+    assert even_windows(data, 8, 3)[:, 0].tolist() == [0, 16, 32]
+    assert torch.equal(even_windows(data, 8, 5), every)
+    for count in (0, 6):
+        with pytest.raises(ValueError, match=f"count must be 1 to 5, got {count}"):
+            even_windows(data, 8, count)
+    with pytest.raises(ValueError, match="count must be 1 to 5, got 6"):
+        text_loss(TextGPT(context_length=8, d_model=8, num_heads=2, num_layers=1), data, windows=6)
 
 
 def test_the_command_trains_writes_its_files_and_a_rerun_writes_the_same_weights(tmp_path, capsys):

@@ -32,25 +32,33 @@ def text_batch(data: torch.Tensor, batch_size: int, context_length: int,
     rows = data[starts[:, None] + torch.arange(context_length + 1)]  # (b, n+1)
     return rows[:, :-1], rows[:, 1:]
 
+def even_windows(data: torch.Tensor, context_length: int,
+                 count: int | None = None) -> torch.Tensor:
+    """Windows every n bytes, with targets: all, or count spread evenly:
+    (count, n + 1)."""
+    n = context_length
+    whole = (len(data) - 1) // n                    # whole windows with targets
+    if whole < 1:
+        raise ValueError(f"data holds {len(data)} bytes: no whole window of "
+                         f"context_length={n} with its targets")
+    if count is not None and not 1 <= count <= whole:
+        raise ValueError(f"count must be 1 to {whole}, got {count}")
+    starts = n * (torch.arange(whole) if count is None
+                  else torch.linspace(0, whole - 1, count).long())
+    return data[starts[:, None] + torch.arange(n + 1)]         # (count, n+1)
+
 @torch.no_grad()
 def text_loss(model: TextGPT, data: torch.Tensor, windows: int | None = None,
               batch_size: int = 16) -> float:
     """Mean loss in nats per byte over all of data's windows, or `windows`."""
-    n = model.context_length
-    count = (len(data) - 1) // n                    # whole windows with targets
-    if count < 1:
-        raise ValueError(f"data holds {len(data)} bytes: no whole window of "
-                         f"context_length={n} with its targets")
-    starts = n * (torch.arange(count) if windows is None
-                  else torch.linspace(0, count - 1, min(windows, count)).long())
+    rows = even_windows(data, model.context_length, windows)   # (w, n+1)
     model.eval()
     total = 0.0
-    for chunk in starts.split(batch_size):
-        rows = data[chunk[:, None] + torch.arange(n + 1)]           # (b, n+1)
-        logits = model(rows[:, :-1])                            # (b, n, 256)
-        total += F.cross_entropy(logits.flatten(0, 1), rows[:, 1:].flatten(),
+    for chunk in rows.split(batch_size):                      # (b, n+1)
+        logits = model(chunk[:, :-1])                           # (b, n, 256)
+        total += F.cross_entropy(logits.flatten(0, 1), chunk[:, 1:].flatten(),
                                  reduction="sum").item()
-    return total / (len(starts) * n)
+    return total / rows[:, 1:].numel()
 
 
 def train_text(model: TextGPT, data: torch.Tensor, held_out: torch.Tensor,
