@@ -27,3 +27,36 @@ def test_a_stored_file_is_whole_and_leaves_nothing_beside_it(tmp_path):
     assert (tmp_path / "kind" / "a.svg").read_text() == "<svg/>"
     assert (tmp_path / "kind" / "b").read_bytes() == bytes([0, 255])
     assert sorted(path.name for path in (tmp_path / "kind").iterdir()) == ["a.svg", "b"]
+
+
+def test_once_computes_a_missing_file_and_reads_a_present_one(tmp_path):
+    path = tmp_path / "kind" / "key.txt"
+    assert cache_key.once(path, lambda: "computed").read_text() == "computed"
+    assert cache_key.once(path, lambda: 1 / 0).read_text() == "computed"  # not computed again
+
+
+def test_a_builder_that_waits_for_another_reads_its_result_instead_of_computing(tmp_path):
+    """Three builds start at once: the second builder to want a file waits on the first's
+    lock, then finds the file there (the child tells when it waits: a condition, not a time)."""
+    import subprocess
+    import sys
+
+    from filelock import FileLock
+
+    path = tmp_path / "key.txt"
+    child = f"""
+import sys
+sys.path.insert(0, {str(cache_key.ROOT / "tools")!r})
+import cache_key, filelock
+acquire = filelock.FileLock.acquire
+def told(lock, *args, **kwargs):
+    print("waiting", flush=True)
+    return acquire(lock, *args, **kwargs)
+filelock.FileLock.acquire = told
+print(cache_key.once(cache_key.Path({str(path)!r}), lambda: "the child's").read_text())
+"""
+    with FileLock(tmp_path / "key.txt.lock"):
+        waiting = subprocess.Popen([sys.executable, "-c", child], stdout=subprocess.PIPE, text=True)
+        assert waiting.stdout.readline() == "waiting\n"
+        cache_key.store(path, "the first builder's")
+    assert waiting.communicate(timeout=60)[0] == "the first builder's\n"

@@ -525,14 +525,15 @@ def test_a_stale_lab_says_so_from_its_jupytext_header(monkeypatch, tmp_path):
     monkeypatch.setattr(mkdocs_hooks.Build, "language", "th")
     monkeypatch.setattr(mkdocs_hooks.Build, "strings", i18n.strings("th", ROOT))
     lab = i18n.docs_dir("th", ROOT) / "labs" / "why-scale.py"
-    page = SimpleNamespace(file=SimpleNamespace(src_uri="labs/why-scale.py", abs_src_path=str(lab)),
+    # The lab's script: its file's path is the notebook it renders (tools/labs.py).
+    page = SimpleNamespace(file=SimpleNamespace(src_uri="labs/why-scale.py", script=lab),
                            url="labs/why-scale/", meta={})
     content = "<h1>ก</h1><p>ข</p>"
     assert mkdocs_hooks.stale_notice(content, page) == content
     old = tmp_path / "why-scale.py"
     old.write_text(re.sub(r'translated_from: "\w+"', 'translated_from: "000000000000"',
                           lab.read_text(encoding="utf-8")), encoding="utf-8")
-    page.file.abs_src_path = str(old)
+    page.file.script = old
     stale = mkdocs_hooks.stale_notice(content, page)
     assert stale.startswith("<h1>ก</h1><div class=\"admonition info attnlit-stale\" data-search-exclude>")
     assert '<a href="../../../labs/why-scale/" hreflang="en">' in stale

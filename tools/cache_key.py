@@ -1,16 +1,19 @@
 """Where the build keeps what it computed: folders named after what their contents depend on.
 
-mkdocs-jupyter keys its cache of executed labs on each notebook's own text, and the figure
-hook keys each drawn SVG on the figure's code. Both also depend on the attnlit package and
-on the pinned environment, so their folders are named after a digest of those: change
-either and everything is computed again. Both live under .cache/, or under the folder that
-the environment variable ATTNLIT_CACHE names (a throwaway folder builds cold).
+The labs' runs are keyed on their code (tools/labs.py), mkdocs-jupyter's rendered labs on each
+notebook's own text, and each drawn figure on its code (tools/figures.py). All also depend on
+the attnlit package and on the pinned environment, so their folders are named after a digest
+of those: change either and everything is computed again. All live under .cache/, or under
+the folder that the environment variable ATTNLIT_CACHE names (a throwaway folder builds cold).
 """
 
 import functools
 import hashlib
 import os
+from collections.abc import Callable
 from pathlib import Path
+
+from filelock import FileLock
 
 ROOT = Path(__file__).resolve().parent.parent
 INPUTS = ("requirements.txt", "constraints.txt")
@@ -52,3 +55,14 @@ def store(path: Path, data: str | bytes) -> None:
     partial = path.with_suffix(f".{os.getpid()}.part")
     partial.write_bytes(data.encode("utf-8") if isinstance(data, str) else data)
     partial.replace(path)
+
+
+def once(path: Path, compute: Callable[[], str | bytes]) -> Path:
+    """The file at path, computed by one builder only: the three sites build at once, and a
+    builder that finds another computing it waits for its result rather than compute it too."""
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with FileLock(path.with_name(f"{path.name}.lock")):
+            if not path.exists():
+                store(path, compute())
+    return path

@@ -25,6 +25,7 @@ from mkdocs.utils import get_relative_url
 
 sys.path.insert(0, str(Path(__file__).parent))
 import i18n  # noqa: E402
+import labs  # noqa: E402
 import mathml  # noqa: E402
 import notebook_pages  # noqa: E402
 import post_build  # noqa: E402
@@ -79,7 +80,7 @@ def slugify(value: str, separator: str) -> str:
 
 
 def on_config(config, **kwargs):
-    """Key mkdocs-jupyter's cache of executed labs on attnlit and the pinned environment;
+    """Key mkdocs-jupyter's cache of rendered labs on attnlit and the pinned environment;
     anchors for headings in any script; a translation's place under the English site.
 
     The plugin keys its cache on each notebook's text only; a lab's outputs depend on attnlit
@@ -160,7 +161,17 @@ def alternates(page: str | None, url: str) -> list[dict]:
 
 
 def on_files(files, config, **kwargs):
-    """A translation serves the English site's own files too: its scripts and styles."""
+    """Each lab renders from a notebook that holds the English lab's outputs, run once for every
+    language (tools/labs.py), in place of its script (kept as `script` for what reads it); a
+    translation serves the English site's own files too: its scripts and styles.
+
+    mkdocs-jupyter has wrapped the labs' files by now (hooks come after plugins), and renders
+    each page from its file's abs_src_path (mkdocs.yml lets it render a notebook of labs/).
+    """
+    for file in files:  # a lab mkdocs-jupyter renders (a build without it copies the script)
+        if i18n.is_lab(file.src_uri) and file.is_documentation_page():
+            file.script = Path(file.abs_src_path)
+            file.abs_src_path = str(labs.rendered(file.script, ROOT / "docs" / file.src_uri))
     if Build.language == i18n.ENGLISH:
         return files
     english = ROOT / "docs"
@@ -294,7 +305,7 @@ def stale_notice(content: str, page) -> str:
     title, with a link to the English page (tools/i18n.py: the hash in its front matter, or a
     lab's jupytext header)."""
     if i18n.is_lab(page.file.src_uri):  # no front matter: the hash is in its jupytext header
-        recorded = i18n.recorded_hash(Path(page.file.abs_src_path).read_text(encoding="utf-8"), page.file.src_uri)
+        recorded = i18n.recorded_hash(page.file.script.read_text(encoding="utf-8"), page.file.src_uri)
     else:
         recorded = page.meta.get(i18n.HASH_KEY)
     if recorded is not None and str(recorded) == i18n.english_hash(page.file.src_uri, ROOT):
@@ -336,11 +347,10 @@ def on_post_page(output: str, page, config, **kwargs) -> str:
     if name:
         folder = Path(config.site_dir) / Path(page.file.dest_uri).parent
         output = with_download(output, name)
-        source = Path(page.file.abs_src_path)
-        if source.suffix == ".py":
-            notebook = lab_notebook(source)
+        if i18n.is_lab(page.file.src_uri):
+            notebook = lab_notebook(page.file.script)
         else:
-            notebook = chapter_notebook(source.read_text(encoding="utf-8"), page.file.src_uri)
+            notebook = chapter_notebook(Path(page.file.abs_src_path).read_text(encoding="utf-8"), page.file.src_uri)
         folder.mkdir(parents=True, exist_ok=True)
         (folder / name).write_text(nbformat.writes(notebook), encoding="utf-8")
     return output
