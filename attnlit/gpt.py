@@ -166,15 +166,16 @@ def ablate(
             hook.remove()
 
 
-def load_trained(path: str | Path | None = None) -> TinyGPT:
-    """The model `python -m attnlit.train` trained, in eval mode."""
+def load_trained(path: str | Path | None = None, kind: type[TinyGPT] = TinyGPT,
+                 shipped: str = "tiny_gpt.pt") -> TinyGPT:
+    """A `kind` of model a command of attnlit.train saved, in eval mode."""
     if path is None:  # shipped inside the package: found wherever it is
-        weights = files("attnlit.train").joinpath("results/tiny_gpt.pt")
+        weights = files("attnlit.train").joinpath(f"results/{shipped}")
     else:
         weights = Path(path)
     with weights.open("rb") as file:
         saved = read_saved(file, str(weights))  # torch.load, running no code
-    model = TinyGPT(**saved["config"])
+    model = kind(**saved["config"])
     model.load_state_dict(saved["state_dict"])
     return model.eval()
 
