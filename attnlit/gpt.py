@@ -168,7 +168,9 @@ def ablate(
 
 def load_trained(path: str | Path | None = None, kind: type[TinyGPT] = TinyGPT,
                  shipped: str = "tiny_gpt.pt") -> TinyGPT:
-    """A `kind` of model a command of attnlit.train saved, in eval mode."""
+    """The `kind` saved at path, or its shipped file, in eval mode."""
+    if not (isinstance(kind, type) and issubclass(kind, TinyGPT)):
+        raise TypeError(f"kind must be TinyGPT or a subclass, got {kind!r}")
     if path is None:  # shipped inside the package: found wherever it is
         weights = files("attnlit.train").joinpath(f"results/{shipped}")
     else:

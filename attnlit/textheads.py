@@ -60,9 +60,9 @@ def behaviour_keys(ids: torch.Tensor) -> dict[str, torch.Tensor]:
     }
 
 
-def held_out_windows(count: int, context_length: int = 256) -> torch.Tensor:
-    """count windows of the held-out plays, spread evenly: (count, n) bytes."""
-    rows = even_windows(encode(split()[1]), context_length, count)
+def held_out_windows(windows: int, context_length: int = 256) -> torch.Tensor:
+    """Windows of the held-out plays, spread evenly: (windows, n) bytes."""
+    rows = even_windows(encode(split()[1]), context_length, windows)
     return rows[:, :-1]                       # the bytes, not their targets
 
 
@@ -84,8 +84,20 @@ def behaviour_scores(model: TextGPT, ids: torch.Tensor
 BYTE_KINDS = ("every byte", "inside a word", "start of a word", "copyable")
 
 
+def check_rows(rows: torch.Tensor) -> None:
+    """Raise unless rows are windows of bytes with their targets, (b, n + 1)."""
+    if not isinstance(rows, torch.Tensor) or rows.dtype != torch.long:
+        raise TypeError(f"rows must be a LongTensor, got {type(rows).__name__}")
+    if rows.ndim != 2 or rows.shape[1] < 2:
+        raise ValueError("rows must have shape (b, n + 1), n >= 1, got "
+                         f"{tuple(rows.shape)}")
+    if rows.numel() and not 0 <= rows.min() <= rows.max() <= 255:
+        raise ValueError("rows must hold byte values, 0 to 255")
+
+
 def byte_kinds(rows: torch.Tensor) -> dict[str, torch.Tensor]:
     """Which next bytes of windows (b, n + 1) are of each kind: (b, n) bools."""
+    check_rows(rows)
     ids, targets = rows[:, :-1], rows[:, 1:]                    # (b, n) each
     letter = letters(rows)                                      # (b, n + 1)
     repeats = behaviour_keys(ids)["repeat"]                     # (b, n, n)
@@ -101,6 +113,7 @@ def byte_kinds(rows: torch.Tensor) -> dict[str, torch.Tensor]:
 @torch.no_grad()
 def byte_losses(model: TextGPT, rows: torch.Tensor) -> torch.Tensor:
     """The loss of each next byte of windows (b, n + 1): (b, n) nats."""
+    check_rows(rows)
     logits = model(rows[:, :-1])                                # (b, n, 256)
     return F.cross_entropy(logits.transpose(1, 2), rows[:, 1:],
                            reduction="none")                    # (b, n)
@@ -109,7 +122,7 @@ def byte_losses(model: TextGPT, rows: torch.Tensor) -> torch.Tensor:
 def ablation_costs(model: TextGPT, rows: torch.Tensor,
                    ) -> dict[str, torch.Tensor]:
     """How much each head, switched off alone, raises the mean loss of each
-    kind of byte: (L, h) per kind."""
+    kind of byte: (L, h) per kind, NaN for a kind the rows hold none of."""
     kinds, base = byte_kinds(rows), byte_losses(model, rows)
     layers, h = len(model.trf_blocks), model.trf_blocks[0].att.num_heads
     costs = {name: torch.zeros(layers, h) for name in kinds}

@@ -264,3 +264,9 @@ def test_a_zip_archive_not_written_by_torch_save_is_refused(tmp_path):
         archive.writestr("notes.txt", "not weights")
     with pytest.raises(ValueError, match=f"{re.escape(str(path))} is not a file saved by torch.save"):
         load_trained(path)
+
+
+@pytest.mark.parametrize("kind", ["TextGPT", torch.nn.Module, None])
+def test_a_kind_of_model_that_is_not_a_tinygpt_is_refused(kind):
+    with pytest.raises(TypeError, match="kind must be TinyGPT or a subclass, got"):
+        load_trained(kind=kind)

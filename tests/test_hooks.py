@@ -98,3 +98,15 @@ def test_overridden_partials_are_materials_with_one_change(partial):
     # Each file opens with its own Jinja comment: Material's says it is generated, ours why.
     without_comment = [re.sub(r"^\{#-.*?-#\}\n", "", text, flags=re.DOTALL) for text in (theirs, ours)]
     assert without_comment[1] == without_comment[0]
+
+
+def test_a_translated_lab_whose_code_differs_fails_the_build_in_a_line(monkeypatch, tmp_path):
+    """tools/labs.py refuses it; the build says why as a plugin error, not a traceback."""
+    def refused(lab, english):
+        raise ValueError(f"{lab}: its code differs from {english}'s")
+
+    monkeypatch.setattr(mkdocs_hooks.labs, "rendered", refused)
+    lab = SimpleNamespace(src_uri="labs/why-scale.py", abs_src_path=str(tmp_path / "why-scale.py"),
+                          is_documentation_page=lambda: True)
+    with pytest.raises(PluginError, match="its code differs from"):
+        mkdocs_hooks.on_files([lab], SimpleNamespace())

@@ -55,9 +55,9 @@ def test_a_head_that_attends_only_to_the_byte_before_scores_one_there():
 def test_windows_of_the_held_out_plays_are_spread_and_bounded():
     windows = held_out_windows(4, 64)
     assert windows.shape == (4, 64) and windows.dtype == torch.long
-    with pytest.raises(ValueError, match="count must be 1 to"):
+    with pytest.raises(ValueError, match="windows must be positive, got 0"):
         held_out_windows(0)
-    with pytest.raises(ValueError, match="count must be 1 to"):
+    with pytest.raises(ValueError, match="windows must be 1 to"):
         held_out_windows(10**6)
 
 
@@ -86,6 +86,26 @@ def test_a_head_that_writes_nothing_costs_nothing_when_switched_off():
     costs = ablation_costs(model, rows)
     assert set(costs) == set(BYTE_KINDS) and costs["every byte"].shape == (2, 2)
     assert costs["every byte"][1, 1] == 0 and (costs["every byte"][0] != 0).all()
-    base = byte_losses(model, rows)
+    base, kinds = byte_losses(model, rows), byte_kinds(rows)
     with ablate(model, [(0, 1)]):
-        assert costs["every byte"][0, 1] == pytest.approx((byte_losses(model, rows) - base).mean().item())
+        rise = byte_losses(model, rows) - base
+    assert costs["every byte"][0, 1] == pytest.approx(rise.mean().item())
+    # Each kind's cost is over its own bytes (some random bytes are a word's first letter).
+    start = kinds["start of a word"]
+    assert start.any() and costs["start of a word"][0, 1] == pytest.approx(rise[start].mean().item())
+    assert costs["inside a word"].isnan().all() == (not kinds["inside a word"].any())  # none: NaN
+
+
+@pytest.mark.parametrize("rows, error, message", [
+    (torch.arange(5), ValueError, r"rows must have shape \(b, n \+ 1\)"),
+    (torch.zeros(2, 1, dtype=torch.long), ValueError, r"rows must have shape"),
+    (torch.zeros(2, 5), TypeError, "rows must be a LongTensor"),
+    ([[1, 2, 3]], TypeError, "rows must be a LongTensor"),
+    (torch.tensor([[65, 300, 66]]), ValueError, "rows must hold byte values"),
+])
+def test_windows_that_are_not_bytes_with_targets_are_refused(rows, error, message):
+    model = TextGPT(context_length=4, d_model=8, num_heads=2, num_layers=1).eval()
+    with pytest.raises(error, match=message):
+        byte_kinds(rows)
+    with pytest.raises(error, match=message):
+        byte_losses(model, rows)

@@ -43,11 +43,32 @@ def test_measured_windows_start_every_n_bytes_all_of_them_or_spread_evenly():
     assert every[1].tolist() == list(range(8, 17))
     assert even_windows(data, 8, 3)[:, 0].tolist() == [0, 16, 32]
     assert torch.equal(even_windows(data, 8, 5), every)
-    for count in (0, 6):
-        with pytest.raises(ValueError, match=f"count must be 1 to 5, got {count}"):
-            even_windows(data, 8, count)
-    with pytest.raises(ValueError, match="count must be 1 to 5, got 6"):
+    with pytest.raises(ValueError, match="windows must be 1 to 5, got 6"):
+        even_windows(data, 8, 6)
+    with pytest.raises(ValueError, match="windows must be 1 to 5, got 6"):
         text_loss(TextGPT(context_length=8, d_model=8, num_heads=2, num_layers=1), data, windows=6)
+
+
+@pytest.mark.parametrize("args, error, message", [
+    ((torch.arange(43), 8, 0), ValueError, "windows must be positive, got 0"),
+    ((torch.arange(43), 8, 2.5), TypeError, "windows must be an integer, got 2.5"),
+    ((torch.arange(43), 8, True), TypeError, "windows must be an integer, got True"),
+    ((torch.arange(43), 0), ValueError, "context_length must be positive, got 0"),
+    ((torch.arange(43).view(1, -1), 8), TypeError, "data must be a 1-D tensor"),
+    (([0] * 43, 8), TypeError, "data must be a 1-D tensor"),
+])
+def test_windows_asked_of_what_cannot_give_them_are_refused(args, error, message):
+    with pytest.raises(error, match=message):
+        even_windows(*args)
+
+
+def test_training_measures_as_many_held_out_windows_as_there_are_up_to_64():
+    """A context so long that the held-out text holds fewer than 64 windows still trains."""
+    torch.manual_seed(0)
+    model = TextGPT(context_length=8, d_model=8, num_heads=2, num_layers=1)
+    data = torch.randint(256, (200,), generator=torch.Generator().manual_seed(1))
+    rows = train_text.train_text(model, data, data[:50], steps=2, batch_size=2, peak_lr=1e-3, warmup=1, seed=0, every=1)
+    assert [row["held_out"] is not None for row in rows] == [True, True]  # over its 6 windows
 
 
 def test_the_command_trains_writes_its_files_and_a_rerun_writes_the_same_weights(tmp_path, capsys):

@@ -43,7 +43,8 @@ def hashed(root: Path, files: tuple[tuple[Path, int, int], ...]) -> str:
 
 
 def cache(kind: str, root: Path = ROOT) -> Path:
-    """The folder for one kind of cache ("mkdocs-jupyter", "figures") of this attnlit."""
+    """The folder for one kind of cache ("labs", "mkdocs-jupyter", "figures", "site-files")
+    of this attnlit."""
     base = Path(os.environ["ATTNLIT_CACHE"]) if os.environ.get("ATTNLIT_CACHE") else root / ".cache"
     return base / kind / digest(root)
 
@@ -59,7 +60,9 @@ def store(path: Path, data: str | bytes) -> None:
 
 def once(path: Path, compute: Callable[[], str | bytes]) -> Path:
     """The file at path, computed by one builder only: the three sites build at once, and a
-    builder that finds another computing it waits for its result rather than compute it too."""
+    builder that finds another computing it waits for its result rather than compute it too.
+    The lock stays beside the file, empty; a computation that fails leaves no file, and the
+    next builder tries again."""
     if not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
         with FileLock(path.with_name(f"{path.name}.lock")):

@@ -171,7 +171,10 @@ def on_files(files, config, **kwargs):
     for file in files:  # a lab mkdocs-jupyter renders (a build without it copies the script)
         if i18n.is_lab(file.src_uri) and file.is_documentation_page():
             file.script = Path(file.abs_src_path)
-            file.abs_src_path = str(labs.rendered(file.script, ROOT / "docs" / file.src_uri))
+            try:
+                file.abs_src_path = str(labs.rendered(file.script, ROOT / "docs" / file.src_uri))
+            except ValueError as error:  # a translated lab whose code is not the English lab's
+                raise PluginError(str(error)) from error
     if Build.language == i18n.ENGLISH:
         return files
     english = ROOT / "docs"

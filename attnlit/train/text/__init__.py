@@ -33,19 +33,24 @@ def text_batch(data: torch.Tensor, batch_size: int, context_length: int,
     return rows[:, :-1], rows[:, 1:]
 
 def even_windows(data: torch.Tensor, context_length: int,
-                 count: int | None = None) -> torch.Tensor:
-    """Windows every n bytes, with targets: all, or count spread evenly:
-    (count, n + 1)."""
+                 windows: int | None = None) -> torch.Tensor:
+    """Windows every n bytes, with targets: all, or `windows` spread evenly:
+    (w, n + 1)."""
+    check_sizes(context_length=context_length)
+    if not isinstance(data, torch.Tensor) or data.ndim != 1:
+        raise TypeError("data must be a 1-D tensor of byte ids")
     n = context_length
     whole = (len(data) - 1) // n                    # whole windows with targets
     if whole < 1:
         raise ValueError(f"data holds {len(data)} bytes: no whole window of "
                          f"context_length={n} with its targets")
-    if count is not None and not 1 <= count <= whole:
-        raise ValueError(f"count must be 1 to {whole}, got {count}")
-    starts = n * (torch.arange(whole) if count is None
-                  else torch.linspace(0, whole - 1, count).long())
-    return data[starts[:, None] + torch.arange(n + 1)]         # (count, n+1)
+    if windows is not None:
+        check_sizes(windows=windows)
+        if windows > whole:
+            raise ValueError(f"windows must be 1 to {whole}, got {windows}")
+    starts = n * (torch.arange(whole) if windows is None
+                  else torch.linspace(0, whole - 1, windows).long())
+    return data[starts[:, None] + torch.arange(n + 1)]         # (w, n+1)
 
 @torch.no_grad()
 def text_loss(model: TextGPT, data: torch.Tensor, windows: int | None = None,
@@ -66,6 +71,7 @@ def train_text(model: TextGPT, data: torch.Tensor, held_out: torch.Tensor,
                seed: int, every: int = 100) -> list[dict]:
     """Train on data's next bytes: a row per step, held-out every `every`."""
     generator = torch.Generator().manual_seed(seed)
+    measured = min(64, len(even_windows(held_out, model.context_length)))
     optimizer = torch.optim.AdamW(model.parameters(), lr=peak_lr,
                                   betas=(0.9, 0.95), weight_decay=0.1)
     rows, start = [], time.perf_counter()
@@ -86,7 +92,7 @@ def train_text(model: TextGPT, data: torch.Tensor, held_out: torch.Tensor,
         row = {"step": step, "loss": loss.item(), "lr": rate,
                "seconds": time.perf_counter() - start, "held_out": None}
         if (step + 1) % every == 0 or step + 1 == steps:   # after the step
-            row["held_out"] = text_loss(model, held_out, windows=64)
+            row["held_out"] = text_loss(model, held_out, windows=measured)
             progress.set_postfix(held_out=f"{row['held_out']:.3f}",
                                  refresh=False)
         rows.append(row)
