@@ -26,7 +26,7 @@ from markdown.preprocessors import Preprocessor
 
 sys.path.insert(0, str(Path(__file__).parent))
 import i18n  # noqa: E402
-from cache_key import cache, store  # noqa: E402
+from cache_key import cache, once  # noqa: E402
 from figures import one_thread  # noqa: E402
 from post_build import beside  # noqa: E402
 from tangle import SITE_FILE, under_markers  # noqa: E402
@@ -35,15 +35,19 @@ KIND = "site-files"  # the cache's folder
 
 
 def built(code: str) -> str:
-    """Run a site-file block in a fresh namespace; the name of its `data`, as bytes, in the cache.
+    """The name in the cache of a site-file block's `data`, as bytes, run once.
 
     Keyed by the code's tokens, comments aside: a translation's block, the English one with its
-    comments translated (tools/i18n.py proves it), is not run again.
+    comments translated (tools/i18n.py proves it), is not run again, and a build that wants it
+    while another runs it waits for it (tools/cache_key.py).
     """
     key = hashlib.sha1(repr(i18n.code_tokens(code) or code).encode()).hexdigest()
-    cached = cache(KIND) / key
-    if cached.exists():
-        return key
+    once(cache(KIND) / key, lambda: run(code))
+    return key
+
+
+def run(code: str) -> bytes:
+    """Run a site-file block in a fresh namespace: its `data`, as bytes."""
     namespace = {"__name__": "__main__"}
     with contextlib.redirect_stdout(io.StringIO()), one_thread():
         exec(compile(code, "<site-file block>", "exec"), namespace)
@@ -52,8 +56,7 @@ def built(code: str) -> str:
     data = namespace["data"]
     if not isinstance(data, bytes):  # plain JSON only: no NaN or infinity
         data = json.dumps(data, allow_nan=False, separators=(",", ":")).encode()
-    store(cached, data)
-    return key
+    return data
 
 
 def with_files(lines: list[str], title: str) -> list[str]:
