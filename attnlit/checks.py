@@ -178,20 +178,21 @@ def check_rope_input(
         )
 
 
-def check_ids(idx: torch.Tensor, vocab_size: int, context_length: int) -> None:
+def check_ids(idx: torch.Tensor, vocab_size: int, context_length: int,
+              name: str = "idx") -> None:
     """Raise unless idx is (batch, num_tokens) token ids the model can read."""
     if not isinstance(idx, torch.Tensor) or idx.dtype != torch.long:
         found = idx.dtype if isinstance(idx, torch.Tensor) else type(idx)
-        raise TypeError(f"idx must be a LongTensor, got {found}")
+        raise TypeError(f"{name} must be a LongTensor, got {found}")
     if idx.ndim != 2:
-        raise ValueError("idx must have shape (batch, num_tokens), "
+        raise ValueError(f"{name} must have shape (batch, num_tokens), "
                          f"got {tuple(idx.shape)}")
     if idx.shape[1] > context_length:
-        raise ValueError(f"idx has {idx.shape[1]} tokens, "
+        raise ValueError(f"{name} has {idx.shape[1]} tokens, "
                          f"more than context_length={context_length}")
     if idx.numel() and not 0 <= idx.min() <= idx.max() < vocab_size:
         raise ValueError(
-            f"idx holds token ids from {idx.min().item()} to "
+            f"{name} holds token ids from {idx.min().item()} to "
             f"{idx.max().item()}, outside 0..{vocab_size - 1}"
         )
 

@@ -86,13 +86,10 @@ BYTE_KINDS = ("every byte", "inside a word", "start of a word", "copyable")
 
 def check_rows(rows: torch.Tensor) -> None:
     """Raise unless rows are windows of bytes with their targets, (b, n + 1)."""
-    if not isinstance(rows, torch.Tensor) or rows.dtype != torch.long:
-        raise TypeError(f"rows must be a LongTensor, got {type(rows).__name__}")
-    if rows.ndim != 2 or rows.shape[1] < 2:
-        raise ValueError("rows must have shape (b, n + 1), n >= 1, got "
-                         f"{tuple(rows.shape)}")
-    if rows.numel() and not 0 <= rows.min() <= rows.max() <= 255:
-        raise ValueError("rows must hold byte values, 0 to 255")
+    n = rows.shape[-1] if isinstance(rows, torch.Tensor) else 0
+    check_ids(rows, 256, n, name="rows")
+    if n < 2:
+        raise ValueError(f"rows must hold a byte and its target, got {n}")
 
 
 def byte_kinds(rows: torch.Tensor) -> dict[str, torch.Tensor]:

@@ -97,11 +97,11 @@ def test_a_head_that_writes_nothing_costs_nothing_when_switched_off():
 
 
 @pytest.mark.parametrize("rows, error, message", [
-    (torch.arange(5), ValueError, r"rows must have shape \(b, n \+ 1\)"),
-    (torch.zeros(2, 1, dtype=torch.long), ValueError, r"rows must have shape"),
+    (torch.arange(5), ValueError, r"rows must have shape \(batch, num_tokens\), got \(5,\)"),
+    (torch.zeros(2, 1, dtype=torch.long), ValueError, "rows must hold a byte and its target, got 1"),
     (torch.zeros(2, 5), TypeError, "rows must be a LongTensor"),
     ([[1, 2, 3]], TypeError, "rows must be a LongTensor"),
-    (torch.tensor([[65, 300, 66]]), ValueError, "rows must hold byte values"),
+    (torch.tensor([[65, 300, 66]]), ValueError, r"rows holds token ids from 65 to 300, outside 0\.\.255"),
 ])
 def test_windows_that_are_not_bytes_with_targets_are_refused(rows, error, message):
     model = TextGPT(context_length=4, d_model=8, num_heads=2, num_layers=1).eval()
