@@ -393,7 +393,7 @@ def check_qkv(
                         f"got {q.dtype}, {k.dtype}, {v.dtype}")
 
 
-def check_exported_weights(data: bytes) -> None:
+def check_exported_weights(data: bytes, kind: type) -> None:
     """Raise unless data is a JSON header, then the float16 values it names."""
     check_type("data", data, bytes)
     size = int.from_bytes(data[:4], "little")
@@ -401,9 +401,14 @@ def check_exported_weights(data: bytes) -> None:
         header = json.loads(data[4:4 + size])
         config, shapes = header["config"], [s for _, s in header["tensors"]]
         count = sum(math.prod(shape) for shape in shapes)
+        model = header["model"]
     except (ValueError, KeyError, TypeError) as error:
         raise ValueError("data must start with the header export_weights "
                          f"writes: {error}") from None
     if not isinstance(config, dict) or len(data) != 4 + size + 2 * count:
         raise ValueError(f"data holds {len(data)} bytes; its header names "
                          f"{4 + size + 2 * count}")
+    name = getattr(kind, "__name__", repr(kind))
+    if name != model:
+        raise ValueError(f"data holds a {model}'s weights, not a {name}'s: "
+                         f"read it with kind={model}")

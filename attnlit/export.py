@@ -13,6 +13,7 @@ def export_weights(model: TinyGPT) -> bytes:
     check_type("model", model, TinyGPT)
     att = model.trf_blocks[0].att
     header = {
+        "model": type(model).__name__,           # TinyGPT, or TextGPT: RoPE
         "config": {"vocab_size": model.vocab_size,
                    "context_length": model.context_length,
                    "d_model": model.tok_emb.embedding_dim,
@@ -28,14 +29,14 @@ def export_weights(model: TinyGPT) -> bytes:
     return len(text).to_bytes(4, "little") + text + data
 
 
-def read_weights(data: bytes) -> TinyGPT:
-    """The model export_weights wrote, its weights as float32, in eval mode."""
-    check_exported_weights(data)
+def read_weights(data: bytes, kind: type[TinyGPT] = TinyGPT) -> TinyGPT:
+    """The `kind` export_weights wrote, its weights as float32, in eval mode."""
+    check_exported_weights(data, kind)
     size = int.from_bytes(data[:4], "little")
     header = json.loads(data[4:4 + size])
     floats = torch.from_numpy(
         numpy.frombuffer(data, "<f2", offset=4 + size).astype("float32"))
-    model = TinyGPT(**header["config"])
+    model = kind(**header["config"])
     parameters = dict(model.named_parameters())
     start = 0
     with torch.no_grad():

@@ -73,12 +73,13 @@ class TextBlock(TransformerBlock):
         return x + self.drop_shortcut(self.ff(self.norm2(x)))
 
 class TextGPT(TinyGPT):
-    """Chapter 10's GPT over bytes, positions by RoPE: (b, n) -> (b, n, 256)."""
+    """Chapter 10's GPT, positions by RoPE: (b, n) -> (b, n, vocab_size)."""
 
     def __init__(self, context_length: int = 256, d_model: int = 128,
-                 num_heads: int = 4, num_layers: int = 4, dropout: float = 0.0):
-        super().__init__(256, context_length, d_model, num_heads, num_layers,
-                         dropout)
+                 num_heads: int = 4, num_layers: int = 4, dropout: float = 0.0,
+                 vocab_size: int = 256):
+        super().__init__(vocab_size, context_length, d_model, num_heads,
+                         num_layers, dropout)
         del self.pos_emb                    # positions turn queries and keys
         self.trf_blocks = nn.Sequential(*(
             TextBlock(d_model, context_length, num_heads, dropout)

@@ -383,6 +383,9 @@ TIMELINE = "trained-gpt.md"
 LIVE = "talk-to-the-model.md"
 LIVE_FILES = ("/talk-to-the-model/tinygpt.bin", "/talk-to-the-model/reference.json")
 
+# Page 13b's playground (the same script): chapter 13's model of plays, run in the browser.
+TEXT_LIVE = "write-with-the-model.md"
+
 VIETNAMESE, THAI = "Trời xanh. Trời xanh. Tr", "สวัสดี 🙂"  # typed into the English playground
 PHRASE = "Bright sky. Br"  # the playground's first text
 CAT = "the cat sat. the cat sat."  # a token seen many times: the page explains its continuation

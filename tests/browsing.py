@@ -50,7 +50,7 @@ import i18n
 import tangle
 import thai_words
 from browser_expectations import (
-    ALTERED, BROKEN, CAT, COPIED, FLOOR, FLOORS, FLOOR_BUDGET, INSTANT, LANGUAGES, LIVE, PAGES,
+    ALTERED, BROKEN, CAT, COPIED, FLOOR, FLOORS, FLOOR_BUDGET, INSTANT, LANGUAGES, LIVE, PAGES, TEXT_LIVE,
     PALETTE_PAGES, PALETTE_SHOWN, SEARCHED_ON, SELECTED, THAI, TIMELINE, TRANSLATED, TYPED,
     VIETNAMESE, WIDGET_DATA_BUDGET, budget_of, floor_of, language_of, search_budget_of, states,
 )
@@ -760,10 +760,24 @@ async def started_playground(context, server: str, requested: list, errors: list
     box = page.locator(".attnlit-playground")
     await box.locator("button").focus()  # the script has replaced the static text
     before = [*requested]
-    async with page.expect_response(lambda r: r.url.endswith("/tinygpt.bin")) as weights:
+    async with page.expect_response(lambda r: r.url.endswith(".bin")) as weights:
         await page.keyboard.press("Enter")
     await page.wait_for_function("() => document.querySelector('.attnlit-playground').dataset.state === 'ready'")
     return page, box, before, len(await (await weights.value).body())
+
+
+async def audited(page, box, name: str) -> dict:
+    """A playground as it is, in the light palette, then the dark: shot (screenshots/<name>-<scheme>.png)
+    and audited by axe, the page's code blocks mounted (focusable) as readers get them."""
+    await page.wait_for_function(probe("mounted"), polling="raf")
+    found = {}
+    for scheme in ("default", "slate"):
+        if scheme == "slate":
+            await switch_palette(page, scheme)
+        await box.scroll_into_view_if_needed()
+        await shoot(page, box, SHOTS / f"{name}-{scheme}.png")
+        found[scheme] = await axe(page)
+    return found
 
 
 async def live_record(browser, server: str) -> dict:
@@ -835,14 +849,7 @@ async def live_record(browser, server: str) -> dict:
         # What the screenshots and the audit see: the phrase, the induction heads off.
         await after(lambda: presets["a repeated phrase"].click())
         seen["shown"] = await after(lambda: switches.nth(2).click())
-        await page.wait_for_function(probe("mounted"), polling="raf")  # code blocks, focusable, as readers get them
-        seen["axe"] = {}
-        for scheme in ("default", "slate"):
-            if scheme == "slate":
-                await switch_palette(page, scheme)
-            await box.scroll_into_view_if_needed()
-            await shoot(page, box, SHOTS / f"playground-heads-off-{scheme}.png")
-            seen["axe"][scheme] = await axe(page)
+        seen["axe"] = await audited(page, box, "playground-heads-off")
     finally:
         await context.close()
     phone = await new_context(browser, viewport={"width": 390, "height": 844})
@@ -866,6 +873,99 @@ async def live_record(browser, server: str) -> dict:
         await shoot(page, box, SHOTS / "playground-no-javascript.png")
     finally:
         await off.close()
+    seen["errors"] = errors
+    return seen
+
+
+async def text_live_record(browser, server: str) -> dict:
+    """Page 13b's playground (the model of plays): started, compared with PyTorch, timed, moved
+    by keyboard and by pointer, made to write, audited in both palettes, and on a phone."""
+    seen, requested, errors = {}, [], []
+    context = await new_context(browser, viewport={"width": 1280, "height": 900})
+    try:
+        page, box, seen["before start"], seen["weights bytes"] = await started_playground(
+            context, server, requested, errors, TEXT_LIVE)
+        seen["focused"] = await page.evaluate("document.activeElement.tagName")
+        seen["start"] = await box.evaluate(probe("textPlayground"))
+        folder = "/" + url_path(TEXT_LIVE)
+        seen["fetched"] = [path for path in requested if path.startswith(folder) and path != folder]
+        seen["compared"] = await page.evaluate(probe("compareText"), "reference.json")
+        seen["ms"] = await page.evaluate(probe("timeText"))
+        SHOTS.mkdir(exist_ok=True)  # for the record: what this machine took
+        (SHOTS / "text-playground-timing.md").write_text(
+            "Page 13b's model in Chromium, medians of 11: a forward pass over 256 bytes {forward:.1f} ms; "
+            "a byte written with the caches {byte:.2f} ms.\n".format(**seen["ms"]))
+        visit = SimpleNamespace(context=context, page=page)
+        seen["names"] = await accessible_names(
+            visit, ".attnlit-playground :is(input, textarea, select, button)")
+        handle = await box.element_handle()
+
+        async def after(action, control=None) -> dict:
+            """The playground once an action has changed what it says."""
+            before = await box.evaluate(probe("textPlayground"))
+            if control is not None:  # by keyboard: focused, then a key
+                await control.focus()
+                await page.keyboard.press(action)
+            else:
+                await action()
+            await page.wait_for_function(STATUS_CHANGED, arg=[handle, before["status"]])
+            return await box.evaluate(probe("textPlayground"))
+
+        write = box.get_by_role("button", name="Write 128 bytes")
+        seen["written"] = await after("Enter", write)
+        seen["written again"] = await after(lambda: box.get_by_role("button", name="Hamlet's line").click())
+        seen["written again"] = await after("Enter", write)  # the same seed: the same bytes
+        await box.get_by_role("spinbutton", name="Seed").fill("1")
+        seen["seed 1"] = await after("Enter", write)
+        await box.get_by_role("spinbutton", name="Temperature (0: greedy)").fill("0")
+        seen["greedy"] = await after("Enter", write)
+        await box.get_by_role("spinbutton", name="Top k").fill("0")
+        seen["refused"] = await after("Enter", write)
+        await box.get_by_role("spinbutton", name="Top k").fill("20")
+        seen["position 0"] = await after("Home", box.get_by_role("slider", name="Position"))
+        seen["speaker"] = await after(lambda: box.get_by_role("button", name="a speaker's turn").click())
+        await box.get_by_role("combobox").select_option(label="L2H2")
+        seen["word start"] = await after(lambda: box.locator(".attnlit-passage .attnlit-token").nth(19).click())
+        for name in ("L1H1", "L1H3", "L2H1", "L2H3", "L3H0", "L3H2", "L3H3"):
+            seen["previous off"] = await after("Space", box.get_by_role("switch", name=name))
+        await box.get_by_role("spinbutton", name="Temperature (0: greedy)").fill("0.8")
+        seen["soup"] = await after("Enter", write)
+        seen["axe"] = await audited(page, box, "text-playground")
+    finally:
+        await context.close()
+    phone = await new_context(browser, viewport={"width": 390, "height": 844})
+    try:
+        page, box, *_ = await started_playground(phone, server, [], errors, TEXT_LIVE)
+        before = await box.evaluate(probe("textPlayground"))
+        await box.get_by_role("button", name="Write 128 bytes").click()
+        await page.wait_for_function(STATUS_CHANGED, arg=[await box.element_handle(), before["status"]])
+        seen["phone"] = await box.evaluate(probe("playgroundFits"))
+        await shoot(page, box, SHOTS / "text-playground-phone.png")
+    finally:
+        await phone.close()
+    seen["errors"] = errors
+    return seen
+
+
+async def text_language_record(browser, server: str, language: str) -> dict:
+    """A translated page 13b: its playground started, its words as shown, made to write, and
+    audited (axe) in its started state."""
+    context, errors = await new_context(browser, viewport={"width": 1280, "height": 900}), []
+    try:
+        page, box, *_ = await started_playground(context, server, [], errors, f"{language}/{TEXT_LIVE}")
+        before = await box.evaluate(probe("textPlayground"))
+        words = i18n.strings(language, ROOT)["playground"]
+        await box.get_by_role("button", name=thai_words.kept_whole(words["Write {k} bytes"]).replace("{k}", "128")).click()
+        await page.wait_for_function(STATUS_CHANGED, arg=[await box.element_handle(), before["status"]])
+        seen = {"start": before, "written": await box.evaluate(probe("textPlayground")),
+                "names": await accessible_names(SimpleNamespace(context=context, page=page),
+                                                ".attnlit-playground :is(input, textarea, select, button)")}
+        await page.wait_for_function(probe("mounted"), polling="raf")  # code blocks, focusable
+        seen["axe"] = await axe(page)
+        await box.scroll_into_view_if_needed()
+        await shoot(page, box, SHOTS / f"text-playground-{language}.png")
+    finally:
+        await context.close()
     seen["errors"] = errors
     return seen
 
@@ -1034,9 +1134,13 @@ async def browse(server: str, site: Path) -> dict:
         # Visits of their own, each kept in one page's record (an exception too, for its tests).
         journeys = {"instant": (INSTANT[0], instant_record), "palette": (PALETTE_PAGES[0], palette_record),
                     "palette system": (PALETTE_PAGES[1], palette_system_record), "live": (LIVE, live_record),
+                    "text live": (TEXT_LIVE, text_live_record),
                     "timeline": (TIMELINE, timeline_record),
                     "languages": (SELECTED, functools.partial(languages_record, site=site)),
                     **{f"phrase {language}": (f"{language}/{LIVE}", functools.partial(phrase_record, language=language))
+                       for language in LANGUAGES},
+                    **{f"text {language}": (f"{language}/{TEXT_LIVE}",
+                                            functools.partial(text_language_record, language=language))
                        for language in LANGUAGES}}
         cases = [(name, kind, case, change) for case, (name, kind, change) in ALTERED.items()]
         cases += [(name, kind, None, change) for (name, kind), change in BROKEN.items()]

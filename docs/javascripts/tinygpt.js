@@ -9,7 +9,8 @@
   "use strict";
   if (window.attnlitTinyGPT) return; // instant navigation runs it again: document$ mounts
   // --8<-- [start:model]
-  let config, P; // the header's config; each parameter by name, as a Float32Array
+  // The header's config; each parameter by name, as a Float32Array; where they came from.
+  let config, P, loaded;
 
   // A float16 from its 16 bits: a sign, 5 exponent bits, 10 fraction bits.
   function half(bits) {
@@ -34,7 +35,8 @@
         values[i] = half(view.getUint16(at, true)); // little-endian
       P[name] = values;
     }
-    config = header.config;
+    config = { ...header.config, rope: header.model === "TextGPT" }; // chapter 13's: RoPE
+    loaded = `${url}`;
     return config;
   }
 
@@ -88,6 +90,22 @@
     }
     return x;
   }
+  // --8<-- [start:rope]
+  // RoPE (chapter 9), in place, on the rows of x, (L, d), at positions S to S + L - 1: in each
+  // head of hd numbers, k and k + hd/2 turn together by the angle m θ_k, θ_k = 10000^(-2k/hd).
+  function rope(x, L, S, d, hd) {
+    for (let i = 0; i < L; i++)
+      for (let k = 0; k < hd / 2; k++) {
+        const angle = (S + i) * 10000 ** (-2 * k / hd), cos = Math.cos(angle), sin = Math.sin(angle);
+        for (let at = i * d + k; at < (i + 1) * d; at += hd) {
+          const a = x[at], b = x[at + hd / 2];
+          x[at] = a * cos - b * sin;
+          x[at + hd / 2] = b * cos + a * sin;
+        }
+      }
+    return x;
+  }
+  // --8<-- [end:rope]
   // x + y, in x's place: the residual connection.
   function add(x, y) {
     for (let i = 0; i < x.length; i++) x[i] += y[i];
@@ -120,17 +138,19 @@
   function step(ids, cache, off) {
     const { d_model: d, num_heads: h, vocab_size: vocab } = config, hd = d / h;
     const L = ids.length, S = cache.seen, n = S + L;
-    const tok = P["tok_emb.weight"], pos = P["pos_emb.weight"];
+    const tok = P["tok_emb.weight"], pos = P["pos_emb.weight"];      // no pos with RoPE
     let x = new Float64Array(L * d);                                   // (L, d)
     for (let i = 0; i < L; i++)
-      for (let k = 0; k < d; k++) x[i * d + k] = tok[ids[i] * d + k] + pos[(S + i) * d + k];
+      for (let k = 0; k < d; k++) x[i * d + k] = tok[ids[i] * d + k] + (pos ? pos[(S + i) * d + k] : 0);
     const attention = [];
     for (let layer = 0; layer < cache.layers.length; layer++) {
       const { keys, values } = cache.layers[layer];
       const p = name => P[`trf_blocks.${layer}.${name}`];
       const a = layerNorm(x, L, d, p("norm1.weight"), p("norm1.bias"));
       const queries = linear(a, L, p("att.W_query.weight"), null, d, d);  // (L, d)
-      keys.set(linear(a, L, p("att.W_key.weight"), null, d, d), S * d);   // (S + L, d)
+      const fresh = linear(a, L, p("att.W_key.weight"), null, d, d);     // (L, d)
+      if (config.rope) [queries, fresh].forEach(rows => rope(rows, L, S, d, hd));
+      keys.set(fresh, S * d);                                              // (S + L, d)
       values.set(linear(a, L, p("att.W_value.weight"), null, d, d), S * d);
       const context = new Float64Array(L * d), weights = [];              // (L, d)
       for (let head = 0; head < h; head++) {
@@ -160,9 +180,39 @@
   // The first largest, as torch.argmax.
   const argmax = row => row.reduce((best, v, i) => (v > row[best] ? i : best), 0);
 
-  function checked(ids, k, ablate) {
+  // --8<-- [start:sample]
+  // The next token from a row of logits, as chapter 11's next_token: the likeliest at
+  // temperature 0. Else the top k kept, softmax(logits / temperature), and the token whose
+  // probability divided by its draw from an exponential distribution is largest: how
+  // torch.multinomial draws one sample, so that the same draws give PyTorch's token.
+  function nextToken(logits, temperature, topK, draws) {
+    if (temperature === 0) return argmax(logits);
+    const kth = topK ? [...logits].sort((a, b) => b - a)[topK - 1] : -Infinity;
+    const best = Math.max(...logits);
+    const kept = logits.map(v => (v < kth ? 0 : Math.exp(v === best ? 0 : (v - best) / temperature)));
+    const total = kept.reduce((a, v) => a + v, 0);
+    return argmax(kept.map((v, i) => v / total / draws[i]));
+  }
+  // --8<-- [end:sample]
+  // Seeded uniform numbers in [0, 1) (mulberry32): the same seed, the same numbers.
+  function uniform(seed) {
+    return () => {
+      let t = (seed += 0x6d2b79f5);
+      t = Math.imul(t ^ (t >>> 15), t | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
+    };
+  }
+  // A step's draws from an exponential distribution, one per token of the vocabulary.
+  const exponential = (random, vocab) => Float64Array.from({ length: vocab }, () => -Math.log(1 - random()));
+
+  function checked(ids, k, ablate, temperature = 0, topK = null) {
     if (!P) throw new Error("load the weights first");
     const { vocab_size: vocab, context_length: n, num_layers, num_heads } = config;
+    if (!(Number.isFinite(temperature) && temperature >= 0))
+      throw new RangeError(`temperature must be finite and >= 0, got ${temperature}`);
+    if (topK !== null && !(Number.isInteger(topK) && topK >= 1 && topK <= vocab))
+      throw new RangeError(`topK must be an integer from 1 to ${vocab}, or null, got ${topK}`);
     if (!Array.isArray(ids) || !ids.every(id => Number.isInteger(id) && id >= 0 && id < vocab))
       throw new TypeError(`ids must be an array of integers from 0 to ${vocab - 1}`);
     if (!ids.length || ids.length + k > n)
@@ -179,20 +229,24 @@
     return { logits: ids.map((_, i) => logits.subarray(i * vocab, (i + 1) * vocab)), attention };
   }
 
-  // Greedy generation with the caches: the prompt once, then each new token alone.
-  function generate(ids, k, { ablate = [] } = {}) {
-    const off = checked(ids, k, ablate), cache = caches(), vocab = config.vocab_size;
-    const result = [...ids];
+  // Generation with the caches: the prompt once, then each new token alone. Greedy at
+  // temperature 0; else sampled with the draws of each step (draws[t], one per token of the
+  // vocabulary), or with draws seeded by `seed`.
+  function generate(ids, k, { ablate = [], temperature = 0, topK = null, seed = 0, draws } = {}) {
+    const off = checked(ids, k, ablate, temperature, topK), cache = caches(), vocab = config.vocab_size;
+    const random = uniform(seed), result = [...ids];
     let { logits } = step(ids, cache, off);
     for (let t = 0; t < k; t++) {
-      result.push(argmax(logits.subarray(logits.length - vocab)));  // the last row's best
+      const last = logits.subarray(logits.length - vocab);  // the last row's
+      result.push(nextToken(last, temperature, topK, temperature && (draws?.[t] ?? exponential(random, vocab))));
       if (t < k - 1) ({ logits } = step(result.slice(-1), cache, off));
     }
     return result;
   }
   // --8<-- [end:model]
 
-  window.attnlitTinyGPT = { load, forward, generate, get config() { return config; } };
+  window.attnlitTinyGPT = { load, forward, generate, uniform, get config() { return config; },
+    get loaded() { return loaded; } };
 
   // The playground. Shades as attnlit.plots.heatmap draws weights: the step of the palette's
   // scale nearest to the weight (extra.css).
@@ -232,13 +286,13 @@
   const glyph = (c, bytes, inCell = true) => c.text === null ? hex(bytes[c.from])
     : c.text === " " ? (inCell ? "␣" : " ") : /^[\p{Cc}\p{Cf}]+$/u.test(c.text) ? "·" : c.text;
   // Bytes as a line of text, the characters from byte `from` on underlined (the model's):
-  // a byte alone in hex, marked as no text.
-  function textLine(parent, bytes, from) {
+  // a byte alone in hex, marked as no text. With `lines`, a line break is one (page 13b's plays).
+  function textLine(parent, bytes, from, lines = false) {
     const mark = el(null, "mark");
     for (const c of characters(bytes)) {
       const into = c.to > from ? mark : parent;
       if (c.text === null) el(into, "span", { class: "attnlit-byte" }, hex(bytes[c.from]));
-      else into.append(glyph(c, bytes, false));
+      else into.append(lines && c.text === "\n" ? "\n" : glyph(c, bytes, false));
     }
     if (mark.childNodes.length) parent.append(mark);
     return parent;
@@ -277,18 +331,89 @@
 
   // Random bytes from a seeded generator (mulberry32): each press of a preset draws anew,
   // the same draws on every visit.
-  let seed = 25;
-  function random() {
-    let t = (seed += 0x6d2b79f5);
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  }
+  const random = uniform(25);
   const shuffled = () => [...Array(256).keys()].map(b => [random(), b]).sort((a, b) => a[0] - b[0])
     .map(([, b]) => b);
   // The presets of random tokens: a stretch of 10, then its first 4 again; 14 all different.
   const randomRepeat = () => { const s = shuffled().slice(0, 10); return [...s, ...s.slice(0, 4)]; };
   const noRepeat = () => shuffled().slice(0, 14);
+
+  // Switches, one a head, all on, in a fieldset: changed() when one changes.
+  function headSwitches(controls, t, heads, name, changed) {
+    const set = el(controls, "fieldset", { class: "attnlit-heads" });
+    el(set, "legend", {}, t("Heads on"));
+    set.onchange = changed;
+    return heads.map(head => {
+      const label = el(set, "label"), on = el(label, "input", { type: "checkbox", role: "switch" });
+      on.checked = true;
+      label.append(` ${name(head)}`);
+      return on;
+    });
+  }
+  // The position: a slider, and a button each side that moves it by one (on a phone the
+  // slider gives each position a few pixels only); moved() after each move.
+  function slider(controls, t, moved) {
+    const slide = el(controls, "div", { class: "attnlit-slider" }), sid = `attnlit-position-${++made}`;
+    el(slide, "label", { for: sid }, t("Position"));
+    const back = el(slide, "button", { type: "button", "aria-label": t("previous position") }, "‹");
+    const position = el(slide, "input", { type: "range", id: sid, min: 0, max: 0, value: 0 });
+    const ahead = el(slide, "button", { type: "button", "aria-label": t("next position") }, "›");
+    const shown = el(slide, "output", { for: sid });
+    position.oninput = moved;
+    back.onclick = () => { position.value = +position.value - 1; moved(); };
+    ahead.onclick = () => { position.value = +position.value + 1; moved(); };
+    return { position, back, ahead, shown };
+  }
+  // The character that holds byte j; and byte j as a reader names it: its character, and
+  // which byte of it.
+  function positions(ids, chars, t) {
+    const of = j => chars.find(c => c.from <= j && j < c.to);
+    const named = j => {
+      const c = of(j), k = c.to - c.from;
+      return k > 1 ? `${glyph(c, ids)}, ${t("byte {i} of {k}", { i: j - c.from + 1, k })}` : glyph(c, ids);
+    };
+    return { of, named };
+  }
+  // The five likeliest tokens after position m, from its logits, as a table under `caption`;
+  // then the token that follows m in the text, if one does: its probability and its rank.
+  // The likeliest and that line, for the status.
+  function nextPanel(panel, t, ids, logits, m, caption, header) {
+    const max = Math.max(...logits), exp = logits.map(v => Math.exp(v - max));
+    const total = exp.reduce((a, v) => a + v, 0), best = [...exp.keys()].sort((a, b) => exp[b] - exp[a]).slice(0, 5);
+    const real = ids[m + 1];
+    const inText = real === undefined ? t("In the text: nothing follows.")
+      : t("In the text: {char} ({byte}), {prob}, rank {rank}.", { char: after(ids, m, real), byte: real,
+        prob: f4(exp[real] / total), rank: exp.filter(v => v > exp[real]).length + 1 });
+    table(panel, caption, header, best.map(b => [after(ids, m, b), String(b), f4(exp[b] / total)]),
+      best.map(b => exp[b] / total), best.indexOf(real));
+    el(panel, "p", { class: "attnlit-real" }, inText);
+    return { likeliest: { char: after(ids, m, best[0]), prob: f4(exp[best[0]] / total) }, inText };
+  }
+  // The model on the last bytes of a text that fit its context, the heads switched off left
+  // out; the slider's range set to the text, kept at its end if it was there (or retyped).
+  function reread(bytes, heads, switches, position, retyped) {
+    const dropped = Math.max(0, bytes.length - config.context_length), ids = bytes.slice(dropped);
+    const off = heads.filter((_, i) => !switches[i].checked), last = +position.value === +position.max;
+    position.max = Math.max(ids.length - 1, 0);
+    if (retyped || last) position.value = position.max;
+    const started = performance.now(), result = ids.length ? forward(ids, { ablate: off }) : null;
+    return { ids, dropped, off, result, took: performance.now() - started };
+  }
+  // A table of rows under its caption and header; a bar after each row's cells, if given, and
+  // the row `marked` outlined.
+  function table(panel, caption, header, rows, bars, marked) {
+    panel.replaceChildren();
+    const tbl = el(panel, "table", { class: "attnlit-table" });
+    el(tbl, "caption", {}, caption);
+    const head = el(el(tbl, "thead"), "tr");
+    header.forEach(h => el(head, "th", { scope: "col" }, h));
+    const body = el(tbl, "tbody");
+    rows.forEach((row, i) => {
+      const tr = el(body, "tr", i === marked ? { class: "attnlit-real" } : {});
+      row.forEach(v => el(tr, "td", {}, v));
+      if (bars) el(el(tr, "td"), "span", { class: "attnlit-bar", style: `width: ${4 * bars[i]}em` });
+    });
+  }
 
   function playground(box, t) {
     const n = config.context_length, heads = [];
@@ -314,25 +439,8 @@
         update(true);
       };
     input.oninput = () => { preset = null; update(true); };
-    const set = el(controls, "fieldset");
-    el(set, "legend", {}, t("Heads on"));
-    const switches = heads.map(([l, h]) => {
-      const label = el(set, "label"), on = el(label, "input", { type: "checkbox", role: "switch" });
-      on.checked = true;
-      label.append(` ${l}.${h}`);
-      return on;
-    });
-    set.onchange = () => update();
-    const slide = el(controls, "div", { class: "attnlit-slider" }), sid = `attnlit-position-${++made}`;
-    el(slide, "label", { for: sid }, t("Position"));
-    // A position a press: on a phone the slider gives each position a few pixels only.
-    const back = el(slide, "button", { type: "button", "aria-label": t("previous position") }, "‹");
-    const position = el(slide, "input", { type: "range", id: sid, min: 0, max: 0, value: 0 });
-    const ahead = el(slide, "button", { type: "button", "aria-label": t("next position") }, "›");
-    const shown = el(slide, "output", { for: sid });
-    position.oninput = () => draw();
-    back.onclick = () => { position.value = +position.value - 1; draw(); };
-    ahead.onclick = () => { position.value = +position.value + 1; draw(); };
+    const switches = headSwitches(controls, t, heads, ([l, h]) => `${l}.${h}`, () => update());
+    const { position, back, ahead, shown } = slider(controls, t, () => draw());
     const caption = el(box, "p", { class: "attnlit-caption" });
     const grid = el(box, "div", { class: "attnlit-grid", role: "img" });
     const looks = el(box, "p", { class: "attnlit-looks" });
@@ -345,16 +453,8 @@
     let ids, dropped, off, result, took;
 
     function update(retyped) {
-      const bytes = preset ?? [...new TextEncoder().encode(input.value)];
-      dropped = Math.max(0, bytes.length - n);
-      ids = bytes.slice(dropped);
-      off = heads.filter((_, i) => !switches[i].checked);
-      const last = +position.value === +position.max;
-      position.max = Math.max(ids.length - 1, 0);
-      if (retyped || last) position.value = position.max;
-      const started = performance.now();
-      result = ids.length ? forward(ids, { ablate: off }) : null;
-      took = performance.now() - started;
+      ({ ids, dropped, off, result, took } = reread(preset ?? [...encoder.encode(input.value)], heads, switches,
+        position, retyped));
       draw();
     }
 
@@ -378,11 +478,7 @@
       timing.textContent = t("Forward pass and continuation: {took} ms.",
         { took: (took + performance.now() - started).toFixed(1) });
       // The characters of the context, and the one that holds each position.
-      const chars = characters(ids), of = j => chars.find(c => c.from <= j && j < c.to);
-      const named = j => { // a position as a reader names it: its character, and which byte of it
-        const c = of(j), k = c.to - c.from;
-        return k > 1 ? `${glyph(c, ids)}, ${t("byte {i} of {k}", { i: j - c.from + 1, k })}` : glyph(c, ids);
-      };
+      const chars = characters(ids), { of, named } = positions(ids, chars, t);
       const at = `${m} (${named(m)})`;
       // Where an induction head looks from m: the token after each earlier occurrence of m's.
       const earlier = ids.slice(0, m).flatMap((b, j) => (b === ids[m] ? [j] : []));
@@ -419,17 +515,8 @@
         ? t("Ringed: the token after each earlier {char} (dashed), where an induction head looks: {count} found.",
           { char: glyph(of(m), ids), count: earlier.length })
         : t("No earlier {char}: nothing for an induction head to copy.", { char: glyph(of(m), ids) });
-      const logits = result.logits[m], max = Math.max(...logits);
-      const exp = logits.map(v => Math.exp(v - max)), total = exp.reduce((a, v) => a + v, 0);
-      const best = [...exp.keys()].sort((a, b) => exp[b] - exp[a]).slice(0, 5);
-      // The token that follows m in the text, if one does: its probability and its rank.
-      const real = ids[m + 1], p = exp[real] / total;
-      const inText = real === undefined ? t("In the text: nothing follows.")
-        : t("In the text: {char} ({byte}), {prob}, rank {rank}.", { char: after(ids, m, real), byte: real,
-          prob: f4(p), rank: exp.filter(v => v > exp[real]).length + 1 });
-      table(top, t("Next token"), [t("token"), t("byte"), t("probability")],
-        best.map(b => [after(ids, m, b), String(b), f4(exp[b] / total)]), best.map(b => exp[b] / total), best.indexOf(real));
-      el(top, "p", { class: "attnlit-real" }, inText);
+      const { likeliest, inText } = nextPanel(top, t, ids, result.logits[m], m, t("Next token"),
+        [t("token"), t("byte"), t("probability")]);
       table(keys, t("Strongest key of each head"), [t("head"), t("key"), t("weight")], strongest);
       more.replaceChildren(el(null, "p", { class: "attnlit-caption" }, t("Greedy continuation")));
       const out = [...ids.slice(0, m + 1), ...continued];
@@ -437,7 +524,7 @@
       const full = dropped ? t("The text has {total} bytes; the model reads the last {n}.", { total: dropped + n, n }) : "";
       el(more, "p", { class: "attnlit-note" }, continued.length ? full : `${full} ${t("None: the context is full.")}`.trim());
       status.textContent = [
-        t("After position {at}: {char} {prob}.", { at, char: after(ids, m, best[0]), prob: f4(exp[best[0]] / total) }),
+        t("After position {at}: {char} {prob}.", { at, ...likeliest }),
         inText,
         t("Continuation: {text}.", { text: said(out, m + 1) || t("none") }),
         off.length ? t("Heads off: {list}.", { list: off.map(([l, h]) => `${l}.${h}`).join(", ") }) : "",
@@ -445,18 +532,151 @@
       ].filter(Boolean).join(" ");
     }
 
-    function table(panel, caption, header, rows, bars, marked) {
-      panel.replaceChildren();
-      const tbl = el(panel, "table", { class: "attnlit-table" });
-      el(tbl, "caption", {}, caption);
-      const head = el(el(tbl, "thead"), "tr");
-      header.forEach(h => el(head, "th", { scope: "col" }, h));
-      const body = el(tbl, "tbody");
-      rows.forEach((row, i) => {
-        const tr = el(body, "tr", i === marked ? { class: "attnlit-real" } : {});
-        row.forEach(v => el(tr, "td", {}, v));
-        if (bars) el(el(tr, "td"), "span", { class: "attnlit-bar", style: `width: ${4 * bars[i]}em` });
+    update(true);
+  }
+
+  // Page 13b's playground: chapter 13's model of plays. The text shown as text, each character
+  // shaded by the attention one head gives it from the chosen position; the next byte's
+  // likeliest values; each head's strongest key; and text written on request, greedy or
+  // sampled with a seed, with the heads that are on.
+  const SPEECH = "HAMLET:\nTo be, or not to be", WRITE = 128;
+  const TURN = "ROMEO:\nBut soft, what light through yonder window breaks?\n\nJULIET:\n";
+
+  function textPlayground(box, t) {
+    const n = config.context_length, heads = [];
+    for (let l = 0; l < config.num_layers; l++)
+      for (let h = 0; h < config.num_heads; h++) heads.push([l, h]);
+    const name = ([l, h]) => `L${l}H${h}`;
+    box.replaceChildren();
+    const controls = el(box, "div", { class: "attnlit-controls" });
+    const id = `attnlit-text-${++made}`, line = el(controls, "div", { class: "attnlit-text" });
+    el(line, "label", { for: id }, t("Your text"));
+    const input = el(line, "textarea", { id, rows: 3, autocomplete: "off", spellcheck: "false" });
+    input.value = SPEECH;
+    const presets = el(controls, "div", { role: "group", "aria-label": t("Presets") });
+    for (const [label, text] of [[t("Hamlet's line"), SPEECH], [t("a speaker's turn"), TURN]])
+      el(presets, "button", { type: "button", class: "md-button" }, label).onclick = () => {
+        input.value = text;
+        update(true);
+      };
+    // A pass over 256 bytes takes a good part of a second on a phone: the keystrokes that came
+    // meanwhile make one pass, not one each.
+    let pending = false;
+    input.oninput = () => {
+      if (!pending) setTimeout(() => { pending = false; update(true); });
+      pending = true;
+    };
+    const switches = headSwitches(controls, t, heads, name, () => update());
+    const pick = el(controls, "div", { class: "attnlit-text" }), hid = `attnlit-head-${++made}`;
+    el(pick, "label", { for: hid }, t("Shaded by the attention of head"));
+    const chosen = el(pick, "select", { id: hid });
+    heads.forEach((head, i) => el(chosen, "option", { value: i }, name(head)));
+    chosen.value = String(config.num_heads + 1); // L1H1: the strongest previous-byte head
+    chosen.onchange = () => draw();
+    const { position, back, ahead, shown } = slider(controls, t, () => draw());
+    const caption = el(box, "p", { class: "attnlit-caption" });
+    const passage = el(box, "p", { class: "attnlit-passage", role: "img" });
+    const panels = el(box, "div", { class: "attnlit-panels" });
+    const [top, keys] = ["attnlit-top", "attnlit-keys"].map(kind => el(panels, "div", { class: kind }));
+    // Writing: the temperature, the top k, the seed, and a button.
+    const writing = el(box, "div", { class: "attnlit-controls attnlit-writing" });
+    const field = (label, attrs) => {
+      const wrap = el(writing, "div", { class: "attnlit-text" }), fid = `attnlit-field-${++made}`;
+      el(wrap, "label", { for: fid }, label);
+      return el(wrap, "input", { id: fid, ...attrs });
+    };
+    const temperature = field(t("Temperature (0: greedy)"), { type: "number", min: 0, max: 2, step: 0.1, value: 0.8 });
+    const topK = field(t("Top k"), { type: "number", min: 1, max: config.vocab_size, step: 1, value: 20 });
+    const seed = field(t("Seed"), { type: "number", min: 0, step: 1, value: 0 });
+    const write = el(writing, "button", { type: "button", class: "md-button" },
+      t("Write {k} bytes", { k: WRITE }));
+    const written = el(box, "div", { class: "attnlit-continuation" });
+    const timing = el(box, "p", { class: "attnlit-timing" });
+    const status = el(box, "p", { class: "attnlit-status", role: "status" });
+    let ids, dropped, off, result, took, wrote = "";
+
+    function update(retyped) {
+      ({ ids, dropped, off, result, took } = reread([...encoder.encode(input.value)], heads, switches, position,
+        retyped));
+      written.replaceChildren();
+      draw();
+    }
+
+    write.onclick = () => {
+      const T = Number(temperature.value), k = Number(topK.value), s = Number(seed.value);
+      const problems = [!(T >= 0 && T <= 2) && t("a temperature from 0 to 2"),
+        !(Number.isInteger(k) && k >= 1 && k <= config.vocab_size) && t("a top k from 1 to {vocab}", { vocab: config.vocab_size }),
+        !(Number.isInteger(s) && s >= 0) && t("a seed that is a whole number, 0 or more")].filter(Boolean);
+      written.replaceChildren(el(null, "p", { class: "attnlit-caption" }, t("Written")));
+      if (problems.length || !ids.length) {
+        wrote = problems.length ? t("Nothing written: give {list}.", { list: problems.join(", ") })
+          : t("No text: type one or pick a preset.");
+        el(written, "p", { class: "attnlit-note" }, wrote);
+        status.textContent = wrote;
+        return;
+      }
+      const prompt = ids.slice(-(n - WRITE)), started = performance.now();
+      const out = generate(prompt, WRITE, { ablate: off, temperature: T, topK: k, seed: s });
+      const ms = performance.now() - started;
+      textLine(el(written, "p", { class: "attnlit-text-out attnlit-lines" }), out, prompt.length, true);
+      const how = T === 0 ? t("greedy") : t("temperature {T}, top {k}, seed {s}", { T, k, s });
+      el(written, "p", { class: "attnlit-note" }, t("{k} bytes, {how}, after the last {p} bytes of the text.",
+        { k: WRITE, how, p: prompt.length }));
+      timing.textContent = t("Forward pass: {took} ms. Writing: {ms} ms, {each} ms a byte.",
+        { took: took.toFixed(1), ms: ms.toFixed(1), each: (ms / WRITE).toFixed(2) });
+      wrote = t("Written, {how}: {text}", { how, text: said(out, prompt.length) });
+      status.textContent = wrote;
+    };
+
+    function draw() {
+      const m = +position.value;
+      box.dataset.position = m;
+      back.setAttribute("aria-disabled", !m);
+      ahead.setAttribute("aria-disabled", m === +position.max);
+      if (!result) {
+        [passage, top, keys].forEach(panel => panel.replaceChildren());
+        shown.textContent = "–";
+        caption.textContent = status.textContent = t("No text: type one or pick a preset.");
+        timing.textContent = "";
+        return;
+      }
+      const chars = characters(ids), { of, named } = positions(ids, chars, t);
+      const at = `${m} (${named(m)})`, head = heads[+chosen.value], row = result.attention[head[0]][head[1]][m];
+      shown.textContent = at;
+      position.setAttribute("aria-valuetext", at);
+      caption.textContent = t("Head {head}'s attention from position {at}", { head: name(head), at });
+      passage.replaceChildren();
+      for (const c of chars) { // a character's shade: the weight of all its bytes
+        let weight = 0;
+        for (let j = c.from; j < c.to && j <= m; j++) weight += row[j];
+        const step = Math.round(Math.min(weight, 1) * 20), seen = c.from <= m;
+        const cell = el(passage, "span", {
+          class: ["attnlit-token", c.text === null && "attnlit-byte", c.from <= m && m < c.to && "attnlit-picked",
+            !seen && "attnlit-after"].filter(Boolean).join(" "),
+          style: seen ? `background: var(--attnlit-w${step}); color: var(--attnlit-t${step})` : undefined,
+          title: t("position {j}: weight {w}", { j: c.from, w: f4(weight) }) },
+        c.text === "\n" ? "↵" : glyph(c, ids, false));
+        cell.onclick = () => { position.value = c.to - 1; draw(); };
+        if (c.text === "\n") el(passage, "br");
+      }
+      const strongest = heads.map(([l, h], i) => {
+        const weights = result.attention[l][h][m], key = argmax(weights.subarray(0, m + 1));
+        const isOff = !switches[i].checked ? ` ${t("(off)")}` : "";
+        return [`${name([l, h])}${isOff}`, `${key} ${glyph(of(key), ids)}`, f4(weights[key])];
       });
+      const picked = argmax(row.subarray(0, m + 1));
+      passage.setAttribute("aria-label", t("Head {head}'s attention from position {at}: strongest at {key} ({char}), {weight}",
+        { head: name(head), at, key: picked, char: named(picked), weight: f4(row[picked]) }));
+      const { likeliest, inText } = nextPanel(top, t, ids, result.logits[m], m, t("Next byte"),
+        [t("text"), t("byte"), t("probability")]);
+      table(keys, t("Strongest key of each head"), [t("head"), t("key"), t("weight")], strongest);
+      const full = dropped ? t("The text has {total} bytes; the model reads the last {n}.", { total: dropped + n, n }) : "";
+      timing.textContent = t("Forward pass: {took} ms.", { took: took.toFixed(1) });
+      status.textContent = [
+        t("After position {at}: {char} {prob}.", { at, ...likeliest }),
+        inText, passage.getAttribute("aria-label") + ".",
+        off.length ? t("Heads off: {list}.", { list: off.map(name).join(", ") }) : "", full,
+      ].filter(Boolean).join(" ");
     }
 
     update(true);
@@ -468,7 +688,8 @@
     ".attnlit-playground .attnlit-controls { justify-content: flex-start; align-items: center; }",
     ".attnlit-text { display: flex; flex: 1 1 100%; gap: 0.5em; align-items: center; }",
     ".attnlit-text label, .attnlit-caption, .attnlit-table caption { font-weight: 700; }",
-    ".attnlit-text input { flex: 1; min-width: 0; padding: 0.3em 0.5em; font: inherit;"
+    ".attnlit-text input, .attnlit-text textarea, .attnlit-text select { flex: 1; min-width: 0;"
+      + " padding: 0.3em 0.5em; font: inherit;"
       + " font-family: var(--md-text-font-family); color: var(--md-default-fg-color);"
       + " background: var(--md-default-bg-color); border: 1px solid var(--md-default-fg-color--light);"
       + " border-radius: 0.2em; }",
@@ -476,6 +697,9 @@
     // Material's outlined button is indigo on the dark palette too: 2.3:1, not the 4.5:1 of AA.
     "[data-md-color-scheme=slate] .attnlit-playground .md-button:not(.md-button--primary)"
       + " { color: var(--md-default-fg-color); }",
+    // Material's focused or hovered button is white on its accent, 4.25:1: on indigo instead.
+    ".attnlit-playground .md-button:is(:focus, :hover) { color: #fff; background-color: var(--md-primary-fg-color);"
+      + " border-color: var(--md-primary-fg-color); }",
     ".attnlit-playground button:focus-visible { outline: 2px solid var(--md-default-fg-color);"
       + " outline-offset: 2px; }",
     ".attnlit-grid { display: grid; gap: 1px; margin: 0 0 0.8em; font-family: var(--md-text-font-family);"
@@ -523,6 +747,18 @@
     ".attnlit-playground .attnlit-slider output { flex: 1 1 12em; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }",
     ".attnlit-grid { grid-auto-rows: 1.7em; }",
     ".attnlit-slider button[aria-disabled=true] { opacity: 0.5; cursor: default; }",
+    // Page 13b: the text as it is written, each character on the shade of its weight.
+    ".attnlit-text textarea { resize: vertical; }",
+    ".attnlit-controls .attnlit-heads { display: grid; flex: 1 1 100%; grid-template-columns: repeat(4, max-content);"
+      + " gap: 0.2em 1.2em; }",
+    ".attnlit-heads legend { grid-column: 1 / -1; }",
+    ".attnlit-lines { white-space: pre-wrap; }",
+    ".attnlit-writing .attnlit-text { flex: 1 1 9em; }",
+    ".attnlit-writing .attnlit-text input { width: 5em; flex: 0 0 5em; }",
+    ".attnlit-passage { font-family: var(--md-code-font-family); font-size: 13px; line-height: 1.9;"
+      + " white-space: pre-wrap; overflow-wrap: anywhere; }",
+    ".attnlit-passage .attnlit-token { padding: 0.1em 0; }",
+    ".attnlit-passage .attnlit-after { color: var(--md-default-fg-color--light); }",
   ].join("\n");
 
   // Each playground of the page: a button that fetches the weights, then the playground.
@@ -542,7 +778,8 @@
         box.dataset.state = "loading";
         note.textContent = t("Fetching the weights…");
         try {
-          if (!P) await load(new URL(box.dataset.weights, location.href));
+          const url = new URL(box.dataset.weights, location.href);
+          if (loaded !== `${url}`) await load(url); // another page's model: not this one
         } catch (error) {
           // A host's answer in the page's language; what the browser says (offline), as it says it.
           const message = error.status ? t("{url} answered {status}", error) : error.message;
@@ -551,9 +788,9 @@
           box.dataset.state = "waiting";
           return;
         }
-        playground(box, t);
+        (config.rope ? textPlayground : playground)(box, t);
         box.dataset.state = "ready";
-        box.querySelector("input").focus();
+        box.querySelector("input, textarea").focus();
       };
     }
   }

@@ -1,5 +1,5 @@
-// Page 10c's playground: as the reader sees it, its layout, against PyTorch's reference, its
-// speed.
+// Page 10c's and page 13b's playgrounds: as the reader sees them, their layout, against
+// PyTorch's reference, their speed.
 // The browser's visits (tests/browsing.py) call each as attnlitProbes.<name>.
 (probes => {
 
@@ -84,5 +84,64 @@ probes.playgroundFits = box => ({
     tokens: box.querySelectorAll(".attnlit-token").length,
     sideways: document.documentElement.scrollWidth - document.documentElement.clientWidth,
 });
+
+// Page 13b's playground (the model of plays) as the reader sees it: its status, its tables,
+// its text (each character, its shade and whether it is the chosen one), the head shown, the
+// heads off, what it wrote and how it says it wrote it.
+probes.textPlayground = box => {
+    const cells = [...box.querySelectorAll(".attnlit-passage .attnlit-token")];
+    const written = box.querySelector(".attnlit-text-out"), mark = written?.querySelector("mark");
+    return {
+        state: box.dataset.state,
+        status: box.querySelector(".attnlit-status")?.textContent ?? "",
+        caption: box.querySelector(".attnlit-caption")?.textContent ?? "",
+        top: [...box.querySelectorAll(".attnlit-top tbody tr")].map(tr => [...tr.cells].slice(0, 3).map(td => td.textContent)),
+        keys: [...box.querySelectorAll(".attnlit-keys tbody tr")].map(tr => [...tr.cells].map(td => td.textContent)),
+        real: box.querySelector("p.attnlit-real")?.textContent ?? "",
+        text: cells.map(cell => cell.textContent).join(""),
+        picked: cells.findIndex(cell => cell.matches(".attnlit-picked")),
+        shades: cells.map(cell => cell.style.background),
+        after: cells.filter(cell => cell.matches(".attnlit-after")).length,
+        head: box.querySelector("select")?.selectedOptions[0]?.textContent,
+        position: box.querySelector("input[type=range]")?.value,
+        off: [...box.querySelectorAll("input[role=switch]:not(:checked)")].map(s => s.parentElement.textContent.trim()),
+        written: mark?.textContent ?? "",
+        note: box.querySelector(".attnlit-continuation .attnlit-note")?.textContent ?? "",
+        timing: box.querySelector(".attnlit-timing")?.textContent ?? "",
+    };
+};
+
+// The browser's model against PyTorch's on page 13b's reference.json: for each window, the
+// largest difference of the logits and of the attention weights at the rows compared, and the
+// greedy and sampled continuations (the latter with PyTorch's draws), both ways.
+probes.compareText = async url => {
+    const model = window.attnlitTinyGPT, reference = await (await fetch(url)).json();
+    const worst = (a, b) => Math.max(0, ...Array.from(a, (v, i) => typeof v === "number" ? Math.abs(v - b[i]) : worst(v, b[i])));
+    return reference.cases.map(c => {
+        const { logits, attention } = model.forward(c.ids, { ablate: c.off }), n = c.ids.length;
+        const rows = attention.map(layer => layer.map(head => c.rows.map(r => head[r].subarray(0, n))));
+        const continued = (k, options) => k ? model.generate(c.ids, k, { ablate: c.off, ...options }).slice(n) : [];
+        return { n, off: c.off, logits: worst(c.rows.map(r => logits[r]), c.logits), attention: worst(rows, c.attention),
+                 greedy: [c.greedy, continued(c.greedy.length)],
+                 sampled: [c.sampled, continued(c.sampled.length, { temperature: 0.8, topK: 20, draws: c.draws })] };
+    });
+};
+
+// Page 13b's model timed, in ms, the median of 11 after a warm-up: a forward pass over the full
+// context (256 bytes), and a byte written with the caches (128 written after a prompt of 128,
+// less the prompt's own pass, per byte).
+probes.timeText = () => {
+    const model = window.attnlitTinyGPT, n = model.config.context_length;
+    const ids = Array.from({ length: n }, (_, i) => 97 + (7 * i) % 26);
+    const timed = run => {
+        run();
+        const times = Array.from({ length: 11 }, () => { const start = performance.now(); run(); return performance.now() - start; });
+        return times.sort((a, b) => a - b)[5];
+    };
+    const prompt = ids.slice(0, n / 2), forward = timed(() => model.forward(ids));
+    const read = timed(() => model.forward(prompt));
+    const write = timed(() => model.generate(prompt, n / 2, { temperature: 0.8, topK: 20, seed: 1 }));
+    return { forward, byte: (write - read) / (n / 2 - 1) };
+};
 
 })(globalThis.attnlitProbes ??= {});
