@@ -28,7 +28,8 @@ def letters(ids: torch.Tensor) -> torch.Tensor:
 
 def behaviour_keys(ids: torch.Tensor) -> dict[str, torch.Tensor]:
     """Each behaviour's keys for each query of bytes (b, n): (b, n, n) bools."""
-    check_ids(ids, 256, ids.shape[-1] if isinstance(ids, torch.Tensor) else 0)
+    n = ids.shape[-1] if isinstance(ids, torch.Tensor) else 0
+    check_ids(ids, 256, n, name="ids")
     b, n = ids.shape
     query, key = torch.arange(n)[:, None], torch.arange(n)[None, :]
     before = (key < query).expand(b, n, n)                  # strictly earlier

@@ -109,3 +109,12 @@ def test_windows_that_are_not_bytes_with_targets_are_refused(rows, error, messag
         byte_kinds(rows)
     with pytest.raises(error, match=message):
         byte_losses(model, rows)
+
+
+@pytest.mark.parametrize("ids, error, message", [
+    ([[1, 2, 3]], TypeError, "ids must be a LongTensor"),
+    (torch.tensor([[65, 300, 66]]), ValueError, r"ids holds token ids from 65 to 300, outside 0\.\.255"),
+])
+def test_behaviour_keys_names_its_argument_when_it_refuses_it(ids, error, message):
+    with pytest.raises(error, match=message):
+        behaviour_keys(ids)
