@@ -385,6 +385,8 @@ LIVE_FILES = ("/talk-to-the-model/tinygpt.bin", "/talk-to-the-model/reference.js
 
 # Page 13b's playground (the same script): chapter 13's model of plays, run in the browser.
 TEXT_LIVE = "write-with-the-model.md"
+# Chapter 13's previous-byte heads (score >= 0.3), which the page says to switch off.
+PREVIOUS_BYTE_HEADS = ("L1H1", "L1H3", "L2H1", "L2H3", "L3H0", "L3H2", "L3H3")
 
 VIETNAMESE, THAI = "Trời xanh. Trời xanh. Tr", "สวัสดี 🙂"  # typed into the English playground
 PHRASE = "Bright sky. Br"  # the playground's first text

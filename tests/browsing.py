@@ -50,8 +50,8 @@ import i18n
 import tangle
 import thai_words
 from browser_expectations import (
-    ALTERED, BROKEN, CAT, COPIED, FLOOR, FLOORS, FLOOR_BUDGET, INSTANT, LANGUAGES, LIVE, PAGES, TEXT_LIVE,
-    PALETTE_PAGES, PALETTE_SHOWN, SEARCHED_ON, SELECTED, THAI, TIMELINE, TRANSLATED, TYPED,
+    ALTERED, BROKEN, CAT, COPIED, FLOOR, FLOORS, FLOOR_BUDGET, INSTANT, LANGUAGES, LIVE, PAGES,
+    PALETTE_PAGES, PALETTE_SHOWN, PREVIOUS_BYTE_HEADS, SEARCHED_ON, SELECTED, TEXT_LIVE, THAI, TIMELINE, TRANSLATED, TYPED,
     VIETNAMESE, WIDGET_DATA_BUDGET, budget_of, floor_of, language_of, search_budget_of, states,
 )
 
@@ -912,24 +912,41 @@ async def text_live_record(browser, server: str) -> dict:
             return await box.evaluate(probe("textPlayground"))
 
         write = box.get_by_role("button", name="Write 128 bytes")
+        fields = {name: box.get_by_role("spinbutton", name=name) for name in ("Temperature (0: greedy)", "Top k", "Seed")}
+        text = box.get_by_role("textbox", name="Your text")
         seen["written"] = await after("Enter", write)
-        seen["written again"] = await after(lambda: box.get_by_role("button", name="Hamlet's line").click())
+        await after(lambda: box.get_by_role("button", name="Hamlet's line").click())
         seen["written again"] = await after("Enter", write)  # the same seed: the same bytes
-        await box.get_by_role("spinbutton", name="Seed").fill("1")
-        seen["seed 1"] = await after("Enter", write)
-        await box.get_by_role("spinbutton", name="Temperature (0: greedy)").fill("0")
+        await fields["Seed"].fill("1")
+        seen["seed 1"] = await after("Enter", fields["Seed"])  # Enter in a field writes too
+        await fields["Temperature (0: greedy)"].fill("0")
         seen["greedy"] = await after("Enter", write)
-        await box.get_by_role("spinbutton", name="Top k").fill("0")
+        await fields["Top k"].fill("0")
         seen["refused"] = await after("Enter", write)
-        await box.get_by_role("spinbutton", name="Top k").fill("20")
+        await fields["Top k"].fill("")
+        await fields["Temperature (0: greedy)"].fill("")
+        seen["empty"] = await after("Enter", write)
+        await fields["Top k"].fill("20")
+        await fields["Temperature (0: greedy)"].fill("0.8")
         seen["position 0"] = await after("Home", box.get_by_role("slider", name="Position"))
+        await text.fill("")
+        await text.press_sequentially("To be")  # typed: keystrokes read together, the last one too
+        await page.wait_for_function("box => attnlitProbes.textPlayground(box).text === 'To be'", arg=handle)
+        seen["typed"] = await box.evaluate(probe("textPlayground"))
+        seen["thai"] = await after(lambda: text.fill("สวัสดีครับ"))
+        seen["thai written"] = await after("Enter", write)
+        seen["long"] = await after(lambda: text.fill("To be, or not to be. " * 14 + "HAMLET:\n"))  # 302 bytes
+        seen["long written"] = await after("Enter", write)
         seen["speaker"] = await after(lambda: box.get_by_role("button", name="a speaker's turn").click())
+        seen["speaker written"] = await after("Enter", write)
         await box.get_by_role("combobox").select_option(label="L2H2")
         seen["word start"] = await after(lambda: box.locator(".attnlit-passage .attnlit-token").nth(19).click())
-        for name in ("L1H1", "L1H3", "L2H1", "L2H3", "L3H0", "L3H2", "L3H3"):
+        for name in PREVIOUS_BYTE_HEADS:
             seen["previous off"] = await after("Space", box.get_by_role("switch", name=name))
-        await box.get_by_role("spinbutton", name="Temperature (0: greedy)").fill("0.8")
-        seen["soup"] = await after("Enter", write)
+        seen["soup"] = await after("Enter", write)  # the speaker's turn, the same seed, those heads off
+        for switch in await box.get_by_role("switch").all():  # the other nine off instead
+            await after(lambda: switch.click())
+        seen["others off"] = await after("Enter", write)
         seen["axe"] = await audited(page, box, "text-playground")
     finally:
         await context.close()

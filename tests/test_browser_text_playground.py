@@ -8,11 +8,10 @@ import pytest
 
 import i18n
 import thai_words
-from browser_expectations import LANGUAGES, TEXT_LIVE, Printed, printed
+from browser_expectations import LANGUAGES, PREVIOUS_BYTE_HEADS, TEXT_LIVE, Printed, printed
 from browsing import GZIP_LEVEL, ROOT, record
 
 HAMLET = "HAMLET:\nTo be, or not to be"  # the text it starts with
-PREVIOUS_BYTE = ["L1H1", "L1H3", "L2H1", "L2H3", "L3H0", "L3H2", "L3H3"]  # chapter 13's
 
 
 def live(browsed) -> dict:
@@ -79,14 +78,40 @@ def test_the_playground_starts_with_what_its_page_prints(browsed):
     assert start["after"] == 0 and start["picked"] == len(HAMLET) - 1
 
 
+def real_words(text: str) -> float:
+    """The share of the words of a text that occur in the plays the model was trained on."""
+    from attnlit.text import split
+
+    known = set(re.findall(r"[a-z']+", split()[0].lower()))
+    words = re.findall(r"[a-z']+", text.lower())
+    return sum(word in known for word in words) / len(words)
+
+
 def test_the_playground_writes_the_same_bytes_for_the_same_seed_and_pytorchs_when_greedy(browsed):
     seen = live(browsed)
     first, again, other = seen["written"], seen["written again"], seen["seed 1"]
     assert len(first["written"]) == 128 and first["written"] == again["written"] != other["written"]
     assert first["note"] == "128 bytes, temperature 0.8, top 20, seed 0, after the last 27 bytes of the text."
     assert first["status"].startswith("Written, temperature 0.8, top 20, seed 0: ")
+    assert other["note"].startswith("128 bytes, temperature 0.8, top 20, seed 1,")  # Enter in the seed's field
     assert seen["greedy"]["written"] == pytorch_greedy(HAMLET, 128)
     assert seen["refused"]["status"] == "Nothing written: give a top k from 1 to 256."
+    # Empty fields are refused, not read as 0 (greedy) nor given a default.
+    assert seen["empty"]["status"] == "Nothing written: give a temperature from 0 to 2, a top k from 1 to 256."
+
+
+def test_what_the_page_says_to_try_does_what_it_says(browsed):
+    """Letter soup without the previous-byte heads, words without the nine others; English
+    after Thai from the first byte; the last 256 bytes of a longer text read, the last 128
+    continued."""
+    seen = live(browsed)
+    whole, soup, others = (real_words(seen[key]["written"]) for key in ("speaker written", "soup", "others off"))
+    assert whole > 0.75 and soup < 0.4 and others > 0.5, (whole, soup, others)  # 0.88, 0.29, 0.57 seen
+    assert seen["soup"]["off"] == list(PREVIOUS_BYTE_HEADS) and len(seen["others off"]["off"]) == 9
+    assert seen["thai"]["text"] == "สวัสดีครับ" and seen["thai written"]["written"][0].isascii()
+    assert "The text has 302 bytes; the model reads the last 256." in seen["long"]["status"]
+    assert seen["long written"]["note"].endswith("after the last 128 bytes of the text.")
+    assert seen["typed"]["text"] == "To be" and seen["typed"]["position"] == "4"  # every keystroke read
 
 
 def test_the_playground_answers_the_keyboard_and_the_pointer(browsed):
@@ -105,9 +130,9 @@ def test_the_playground_answers_the_keyboard_and_the_pointer(browsed):
     word = seen["word start"]  # the "a" of "what": L2H2 looks at the word's "w"
     assert word["head"] == "L2H2" and word["position"] == "19" and word["caption"].startswith("Head L2H2's attention")
     assert word["keys"][10][:2] == ["L2H2", "17 w"] and float(word["keys"][10][2]) > 0.9
-    assert seen["previous off"]["off"] == PREVIOUS_BYTE
-    assert f"Heads off: {', '.join(PREVIOUS_BYTE)}." in seen["previous off"]["status"]
-    assert len(seen["soup"]["written"]) == 128 and seen["soup"]["written"] != seen["written"]["written"]
+    assert seen["previous off"]["off"] == list(PREVIOUS_BYTE_HEADS)
+    assert f"Heads off: {', '.join(PREVIOUS_BYTE_HEADS)}." in seen["previous off"]["status"]
+    assert len(seen["soup"]["written"]) == 128 and seen["soup"]["written"] != seen["speaker written"]["written"]
 
 
 def test_the_playground_passes_axe_in_both_palettes_and_fits_a_phone(browsed):

@@ -1,10 +1,12 @@
-// Page 10c (talk-to-the-model.md): chapter 10's TinyGPT in the browser, and the playground
-// that talks to it. The weights come from tinygpt.bin, beside the page, which the build writes
-// with attnlit.export.export_weights: four bytes that give the length of a JSON header, the
-// header, then every parameter as float16. The page fetches them only when the reader presses
-// the start button. window.attnlitTinyGPT exposes the model to the browser tests (and to the
-// console): load(url), forward(ids, {ablate}) -> {logits, attention}, and
-// generate(ids, k, {ablate}) -> ids and k greedy tokens more, computed with a KV cache.
+// Pages 10c (talk-to-the-model.md) and 13b (write-with-the-model.md): chapter 10's TinyGPT and
+// chapter 13's TextGPT in the browser, one model for both, and each page's playground. The
+// weights come from the file the page's box names (tinygpt.bin, textgpt.bin), beside the page,
+// which the build writes with attnlit.export.export_weights: four bytes that give the length
+// of a JSON header, the header, then every parameter as float16. The page fetches them only
+// when the reader presses the start button. window.attnlitTinyGPT exposes the model to the
+// browser tests (and to the console): load(url), forward(ids, {ablate}) -> {logits,
+// attention}, and generate(ids, k, {ablate, temperature, topK, seed, draws}) -> ids and k
+// tokens more, greedy or sampled, computed with a KV cache.
 (() => {
   "use strict";
   if (window.attnlitTinyGPT) return; // instant navigation runs it again: document$ mounts
@@ -27,6 +29,8 @@
     const buffer = await response.arrayBuffer(), view = new DataView(buffer);
     const size = view.getUint32(0, true), bytes = new Uint8Array(buffer, 4, size);
     const header = JSON.parse(new TextDecoder().decode(bytes));
+    const rope = { TinyGPT: false, TextGPT: true }[header.model];     // chapter 13's: RoPE
+    if (rope === undefined) throw new Error(`${url} holds a ${header.model}, not a model this page runs`);
     let at = 4 + size;
     P = {};
     for (const [name, shape] of header.tensors) {
@@ -35,7 +39,7 @@
         values[i] = half(view.getUint16(at, true)); // little-endian
       P[name] = values;
     }
-    config = { ...header.config, rope: header.model === "TextGPT" }; // chapter 13's: RoPE
+    config = { ...header.config, rope };
     loaded = `${url}`;
     return config;
   }
@@ -179,6 +183,8 @@
     values: new Float64Array(config.context_length * config.d_model) })) });
   // The first largest, as torch.argmax.
   const argmax = row => row.reduce((best, v, i) => (v > row[best] ? i : best), 0);
+  const allHeads = () => Array.from({ length: config.num_layers * config.num_heads },
+    (_, i) => [Math.floor(i / config.num_heads), i % config.num_heads]);     // [layer, head]
 
   // --8<-- [start:sample]
   // The next token from a row of logits, as chapter 11's next_token: the likeliest at
@@ -189,15 +195,17 @@
     if (temperature === 0) return argmax(logits);
     const kth = topK ? [...logits].sort((a, b) => b - a)[topK - 1] : -Infinity;
     const best = Math.max(...logits);
+    // The best is exp(0) = 1 outright: a temperature small enough to round (v - best) / T to
+    // 0 / 0 would otherwise make it NaN.
     const kept = logits.map(v => (v < kth ? 0 : Math.exp(v === best ? 0 : (v - best) / temperature)));
     const total = kept.reduce((a, v) => a + v, 0);
-    return argmax(kept.map((v, i) => v / total / draws[i]));
+    return argmax(kept.map((v, i) => (v ? v / total / draws[i] : 0)));  // a dropped token: never
   }
   // --8<-- [end:sample]
   // Seeded uniform numbers in [0, 1) (mulberry32): the same seed, the same numbers.
   function uniform(seed) {
     return () => {
-      let t = (seed += 0x6d2b79f5);
+      let t = (seed = (seed + 0x6d2b79f5) | 0);                 // 32 bits, as mulberry32 counts
       t = Math.imul(t ^ (t >>> 15), t | 1);
       t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
       return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
@@ -206,9 +214,11 @@
   // A step's draws from an exponential distribution, one per token of the vocabulary.
   const exponential = (random, vocab) => Float64Array.from({ length: vocab }, () => -Math.log(1 - random()));
 
-  function checked(ids, k, ablate, temperature = 0, topK = null) {
+  function checked(ids, k, ablate, temperature = 0, topK = null, seed = 0) {
     if (!P) throw new Error("load the weights first");
     const { vocab_size: vocab, context_length: n, num_layers, num_heads } = config;
+    if (!(Number.isInteger(seed) && seed >= 0 && seed < 2 ** 32))
+      throw new RangeError(`seed must be an integer from 0 to 2^32 - 1, got ${seed}`);
     if (!(Number.isFinite(temperature) && temperature >= 0))
       throw new RangeError(`temperature must be finite and >= 0, got ${temperature}`);
     if (topK !== null && !(Number.isInteger(topK) && topK >= 1 && topK <= vocab))
@@ -217,7 +227,8 @@
       throw new TypeError(`ids must be an array of integers from 0 to ${vocab - 1}`);
     if (!ids.length || ids.length + k > n)
       throw new RangeError(`ids has ${ids.length} tokens, with k=${k} more: need 1 to ${n}`);
-    if (!ablate.every(([l, h]) => l >= 0 && l < num_layers && h >= 0 && h < num_heads))
+    if (!ablate.every(([l, h]) => Number.isInteger(l) && Number.isInteger(h) && l >= 0 && l < num_layers
+      && h >= 0 && h < num_heads))
       throw new RangeError(`ablate must list [layer, head] pairs of this model`);
     return new Set(ablate.map(([l, h]) => `${l}.${h}`));
   }
@@ -233,12 +244,13 @@
   // temperature 0; else sampled with the draws of each step (draws[t], one per token of the
   // vocabulary), or with draws seeded by `seed`.
   function generate(ids, k, { ablate = [], temperature = 0, topK = null, seed = 0, draws } = {}) {
-    const off = checked(ids, k, ablate, temperature, topK), cache = caches(), vocab = config.vocab_size;
+    const off = checked(ids, k, ablate, temperature, topK, seed), cache = caches(), vocab = config.vocab_size;
     const random = uniform(seed), result = [...ids];
     let { logits } = step(ids, cache, off);
     for (let t = 0; t < k; t++) {
       const last = logits.subarray(logits.length - vocab);  // the last row's
-      result.push(nextToken(last, temperature, topK, temperature && (draws?.[t] ?? exponential(random, vocab))));
+      const drawn = temperature === 0 ? null : draws?.[t] ?? exponential(random, vocab);  // greedy: none
+      result.push(nextToken(last, temperature, topK, drawn));
       if (t < k - 1) ({ logits } = step(result.slice(-1), cache, off));
     }
     return result;
@@ -416,9 +428,7 @@
   }
 
   function playground(box, t) {
-    const n = config.context_length, heads = [];
-    for (let l = 0; l < config.num_layers; l++)
-      for (let h = 0; h < config.num_heads; h++) heads.push([l, h]);
+    const n = config.context_length, heads = allHeads();
     box.replaceChildren();
     const controls = el(box, "div", { class: "attnlit-controls" });
     const id = `attnlit-text-${++made}`, line = el(controls, "div", { class: "attnlit-text" });
@@ -543,9 +553,7 @@
   const TURN = "ROMEO:\nBut soft, what light through yonder window breaks?\n\nJULIET:\n";
 
   function textPlayground(box, t) {
-    const n = config.context_length, heads = [];
-    for (let l = 0; l < config.num_layers; l++)
-      for (let h = 0; h < config.num_heads; h++) heads.push([l, h]);
+    const n = config.context_length, heads = allHeads();
     const name = ([l, h]) => `L${l}H${h}`;
     box.replaceChildren();
     const controls = el(box, "div", { class: "attnlit-controls" });
@@ -561,25 +569,24 @@
       };
     // A pass over 256 bytes takes a good part of a second on a phone: the keystrokes that came
     // meanwhile make one pass, not one each.
-    let pending = false;
-    input.oninput = () => {
-      if (!pending) setTimeout(() => { pending = false; update(true); });
-      pending = true;
-    };
+    let pending = null;
+    const readTyped = () => { clearTimeout(pending); pending = null; update(true); };
+    input.oninput = () => { pending ??= setTimeout(readTyped); };
     const switches = headSwitches(controls, t, heads, name, () => update());
     const pick = el(controls, "div", { class: "attnlit-text" }), hid = `attnlit-head-${++made}`;
     el(pick, "label", { for: hid }, t("Shaded by the attention of head"));
     const chosen = el(pick, "select", { id: hid });
     heads.forEach((head, i) => el(chosen, "option", { value: i }, name(head)));
-    chosen.value = String(config.num_heads + 1); // L1H1: the strongest previous-byte head
+    chosen.value = String(config.num_heads + 1); // L1H1: the head the model can least do without
     chosen.onchange = () => draw();
     const { position, back, ahead, shown } = slider(controls, t, () => draw());
     const caption = el(box, "p", { class: "attnlit-caption" });
     const passage = el(box, "p", { class: "attnlit-passage", role: "img" });
     const panels = el(box, "div", { class: "attnlit-panels" });
     const [top, keys] = ["attnlit-top", "attnlit-keys"].map(kind => el(panels, "div", { class: kind }));
-    // Writing: the temperature, the top k, the seed, and a button.
-    const writing = el(box, "div", { class: "attnlit-controls attnlit-writing" });
+    // Writing: the temperature, the top k, the seed, and a button; Enter in a field writes too.
+    // novalidate: the status line says what is wrong, in the page's language (not a bubble).
+    const writing = el(box, "form", { class: "attnlit-controls attnlit-writing", novalidate: "" });
     const field = (label, attrs) => {
       const wrap = el(writing, "div", { class: "attnlit-text" }), fid = `attnlit-field-${++made}`;
       el(wrap, "label", { for: fid }, label);
@@ -587,9 +594,8 @@
     };
     const temperature = field(t("Temperature (0: greedy)"), { type: "number", min: 0, max: 2, step: 0.1, value: 0.8 });
     const topK = field(t("Top k"), { type: "number", min: 1, max: config.vocab_size, step: 1, value: 20 });
-    const seed = field(t("Seed"), { type: "number", min: 0, step: 1, value: 0 });
-    const write = el(writing, "button", { type: "button", class: "md-button" },
-      t("Write {k} bytes", { k: WRITE }));
+    const seed = field(t("Seed"), { type: "number", min: 0, max: 2 ** 32 - 1, step: 1, value: 0 });
+    el(writing, "button", { type: "submit", class: "md-button" }, t("Write {k} bytes", { k: WRITE }));
     const written = el(box, "div", { class: "attnlit-continuation" });
     const timing = el(box, "p", { class: "attnlit-timing" });
     const status = el(box, "p", { class: "attnlit-status", role: "status" });
@@ -602,11 +608,16 @@
       draw();
     }
 
-    write.onclick = () => {
-      const T = Number(temperature.value), k = Number(topK.value), s = Number(seed.value);
+    // An empty field is no number (Number("") would be 0).
+    const number = field => (field.value.trim() === "" ? NaN : Number(field.value));
+    writing.onsubmit = event => {
+      event.preventDefault();
+      if (pending !== null) readTyped(); // the keystrokes not read yet
+      const T = number(temperature), k = number(topK), s = number(seed);
       const problems = [!(T >= 0 && T <= 2) && t("a temperature from 0 to 2"),
         !(Number.isInteger(k) && k >= 1 && k <= config.vocab_size) && t("a top k from 1 to {vocab}", { vocab: config.vocab_size }),
-        !(Number.isInteger(s) && s >= 0) && t("a seed that is a whole number, 0 or more")].filter(Boolean);
+        !(Number.isInteger(s) && s >= 0 && s < 2 ** 32) && t("a seed, a whole number from 0 to {max}", { max: 2 ** 32 - 1 }),
+      ].filter(Boolean);
       written.replaceChildren(el(null, "p", { class: "attnlit-caption" }, t("Written")));
       if (problems.length || !ids.length) {
         wrote = problems.length ? t("Nothing written: give {list}.", { list: problems.join(", ") })
@@ -649,11 +660,11 @@
       for (const c of chars) { // a character's shade: the weight of all its bytes
         let weight = 0;
         for (let j = c.from; j < c.to && j <= m; j++) weight += row[j];
-        const step = Math.round(Math.min(weight, 1) * 20), seen = c.from <= m;
+        const seen = c.from <= m;
         const cell = el(passage, "span", {
           class: ["attnlit-token", c.text === null && "attnlit-byte", c.from <= m && m < c.to && "attnlit-picked",
             !seen && "attnlit-after"].filter(Boolean).join(" "),
-          style: seen ? `background: var(--attnlit-w${step}); color: var(--attnlit-t${step})` : undefined,
+          style: seen ? `background: ${shade(weight)}; color: ${shade(weight).replace("-w", "-t")}` : undefined,
           title: t("position {j}: weight {w}", { j: c.from, w: f4(weight) }) },
         c.text === "\n" ? "↵" : glyph(c, ids, false));
         cell.onclick = () => { position.value = c.to - 1; draw(); };
