@@ -764,7 +764,7 @@
       + " gap: 0.2em 1.2em; }",
     ".attnlit-heads legend { grid-column: 1 / -1; }",
     ".attnlit-lines { white-space: pre-wrap; }",
-    ".attnlit-writing .attnlit-text { flex: 1 1 9em; }",
+    ".attnlit-writing .attnlit-text { flex: 0 1 auto; } .attnlit-writing label { white-space: nowrap; }",
     ".attnlit-writing .attnlit-text input { width: 5em; flex: 0 0 5em; }",
     ".attnlit-passage { font-family: var(--md-code-font-family); font-size: 13px; line-height: 1.9;"
       + " white-space: pre-wrap; overflow-wrap: anywhere; }",
