@@ -232,6 +232,19 @@ def pytest_unconfigure(config):
     if scratch is not None:
         shutil.rmtree(scratch, ignore_errors=True)
     say_what_was_skipped_whole(config)
+    say_which_visits_stalled(config)
+
+
+def say_which_visits_stalled(config) -> None:
+    """End the run with a line for each browser visit run again after Chromium stopped drawing
+    its page (tests/browsing.py, once_more_if_stalled): in CI's log, not only in
+    screenshots/stalls.md. A visit named here run after run is a bug of ours to find."""
+    browsing = sys.modules.get("browsing")
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    if browsing is None or reporter is None:
+        return
+    for line in browsing.Browsing.stalled:
+        reporter.write_line(f"RUN AGAIN, a stalled browser visit: {line}", yellow=True, bold=True)
 
 
 def say_what_was_skipped_whole(config) -> None:

@@ -1132,7 +1132,7 @@ async def browse(server: str, site: Path) -> dict:
                   "--disable-component-update", "--disable-sync", "--no-first-run",
                   "--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup"],
         )
-        slots, stalled = asyncio.Semaphore(AT_ONCE), []
+        slots, stalled = asyncio.Semaphore(AT_ONCE), Browsing.stalled
 
         async def held(visit, *args):
             async with slots:
@@ -1195,6 +1195,7 @@ class Browsing:
 
     thread: threading.Thread | None = None
     outcome: dict | BaseException | None = None
+    stalled: list[str] = []  # the visits run again (browse), for the run's last lines
 
 
 def start_browsing(site: Callable[[], Path]) -> None:
