@@ -123,23 +123,27 @@ def options() -> argparse.ArgumentParser:
         parser.add_argument(f"--{name}", type=kind, default=default,
                             help=f"{what} (default: %(default)s)")
     parser.add_argument("--out", type=Path, default=Path("text-gpt"),
-                        help="folder to write into (default: ./text-gpt)")
+                        help="folder to write into (default: ./%(default)s)")
     return parser
 
-def main(argv: list[str] | None = None) -> None:
-    parser = options()
+def main(argv: list[str] | None = None,
+         parser: argparse.ArgumentParser | None = None,
+         kind: type[TextGPT] = TextGPT, extra: tuple[str, ...] = ()) -> None:
+    """Train and save a `kind`, the options named in extra in its config."""
+    parser = parser or options()
     args = arguments(parser, argv)
     if (args.width // args.heads) % 2:          # RoPE turns pairs of numbers
         parser.error(f"argument --heads: a head's width, {args.width} // "
                      f"{args.heads}, must be even")
     config = {"context_length": args.context, "d_model": args.width,
-              "num_heads": args.heads, "num_layers": args.layers}
+              "num_heads": args.heads, "num_layers": args.layers,
+              **{name: getattr(args, name) for name in extra}}
     train, held_out = (encode(text) for text in split())
     load = load_average()
     with torch_threads(args.threads), within_memory(
             parser, "--width, --context or --batch"):
         torch.manual_seed(args.seed)                # the initial weights
-        model = TextGPT(**config)
+        model = kind(**config)
         rows = train_text(model, train, held_out, args.steps, args.batch,
                           args.lr, args.warmup, args.seed, args.every)
         final = text_loss(model, held_out)          # every held-out window
