@@ -240,6 +240,11 @@ WIDGETS = {
         Shown({"step": "6"}, [Printed("if step in (1, 6, 8):", [3, 4, 5])]),
         Shown({"step": "8"}, [Printed("if step in (1, 6, 8):", [6, 7, 8])]),
     ],
+    "attention-sinks.md": [
+        Shown({}, [Printed('for model, byte in (("plain", 1023)', [0])]),
+        Shown({"model": "with a sink logit", "byte": "2047"}, [Printed('for model, byte in (("plain", 1023)', [1])]),
+        Shown({"model": "with a gate", "byte": "511"}, [Printed('for model, byte in (("plain", 1023)', [2])]),
+    ],
     # Every model, at lengths from 16 tokens to 128K (below, at and above a window) and
     # batches from 1 to 256: sizes from KiB to TiB.
     "smaller-caches.md": [
@@ -363,6 +368,7 @@ BROKEN = {
     ("multi-head-attention.md", None): lambda data: {**data, "shares": None},
     ("generation.md", None): lambda data: {**data, "steps": [{**step, "weights": None} for step in data["steps"]]},
     ("flash-attention.md", None): lambda data: {**data, "steps": [{**step, "scores": None} for step in data["steps"]]},
+    ("attention-sinks.md", None): lambda data: {**data, "loss": None},
 }
 
 

@@ -23,7 +23,9 @@ def test_the_source_distribution_holds_the_package_and_says_where_it_comes_from(
     with tarfile.open(tmp_path / "dist" / built.stdout.split()[-1]) as sdist:
         names = {name.split("/", 1)[1] for name in sdist.getnames() if "/" in name}
         info = email.message_from_bytes(sdist.extractfile(f"{sdist.getnames()[0].split('/')[0]}/PKG-INFO").read())
-    assert {"attnlit/multihead.py", "attnlit/train/results/tiny_gpt.pt", "README.md", "LICENSE"} <= names
+    assert {"attnlit/multihead.py", "attnlit/train/results/tiny_gpt.pt", "README.md", "LICENSE",
+            "attnlit/train/results/sink/text_gpt.pt", "attnlit/train/results/gate/text_gpt.pt",
+            "attnlit/train/results/stream.csv", "attnlit/train/sinks/__main__.py"} <= names
     assert not [name for name in names if name.startswith(("tests", "docs", "tools"))], "tests or docs in the sdist"
     urls = dict(value.split(", ", 1) for value in info.get_all("Project-URL") or [])
     assert {"Source", "Issues"} <= set(urls) and all(url.startswith("https://") for url in urls.values())

@@ -72,6 +72,9 @@ MODULES = (
     "attnlit/textgpt.py",
     "attnlit/textheads.py",
     "attnlit/train/text/__init__.py",
+    "attnlit/sinks.py",
+    "attnlit/train/sinks/__init__.py",
+    "attnlit/train/stream/__init__.py",
 )
 
 MARKER = re.compile(r"^(?P<indent>\s*)<!-- tangle: (?P<module>\S+) -->\s*$")
