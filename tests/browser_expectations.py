@@ -278,7 +278,7 @@ def states(page_name: str) -> dict[str | None, list[Shown]]:
 # Controls whose options a widget shows in the page's language (chapter 5's ways and chapter 10's
 # sequences, which the data names in English); the others show numbers, or the data's words as
 # they are (chapter 1's query is "step" in every language).
-TRANSLATED_OPTIONS = {"masking", "sequence"}
+TRANSLATED_OPTIONS = {"masking", "sequence", "model"}
 
 
 def in_language(language: str, states: list[Shown] | dict[str, list[Shown]]) -> list[Shown] | dict[str, list[Shown]]:

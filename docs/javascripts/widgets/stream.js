@@ -14,7 +14,7 @@
   return (svg, narrow) => {
     const key = keys[model()], byte = at(), i = d.bytes.indexOf(byte);
     const loss = policies.map(p => d.loss[`${key} ${p}`]), width = narrow ? 346 : 676;
-    const x0 = narrow ? 56 : 96, span = width - x0 - 16, X = b => x0 + b / last * span;
+    const x0 = narrow ? 88 : 110, span = width - x0 - 16, X = b => x0 + b / last * span;
     text(svg, width / 2, 18, t("{model}: byte {byte} of the stream", { model: t(d.models[model()]), byte }),
       { "font-size": 13 });
     // The stream as a bar; what each cache holds at this byte, filled.
