@@ -80,18 +80,21 @@ class SinkCache:
         self.values: torch.Tensor | None = None
 
     @property
+    def held(self) -> int:
+        """Tokens held now."""
+        return 0 if self.keys is None else self.keys.shape[2]
+
+    @property
     def seen(self) -> int:
         """The place inside the cache that the next token will take."""
-        held = 0 if self.keys is None else self.keys.shape[2]
-        return min(held, self.window - 1)
+        return min(self.held, self.window - 1)
 
     def check_room(self, added: int) -> None:
         """Raise unless `added` tokens fit: several only if none is evicted."""
-        held = 0 if self.keys is None else self.keys.shape[2]
-        if added > 1 and held + added > self.window:
+        if added > 1 and self.held + added > self.window:
             raise ValueError(f"a cache that must evict takes one token at a "
-                             f"time: it holds {held} of {self.window}, got "
-                             f"{added}")
+                             f"time: it holds {self.held} of {self.window}, "
+                             f"got {added}")
 
     def update(self, keys: torch.Tensor, values: torch.Tensor
                ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
@@ -101,8 +104,7 @@ class SinkCache:
         added = keys.shape[2]
         self.check_room(added)
         if self.keys is not None:
-            held = self.keys.shape[2]
-            room = self.window - added                 # for tokens held before
+            held, room = self.held, self.window - added  # room: for those held
             if held > room:
                 recent = torch.arange(held - room + self.sinks, held)
                 keep = torch.cat([torch.arange(self.sinks), recent])

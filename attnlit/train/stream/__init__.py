@@ -48,13 +48,14 @@ def main(argv: list[str] | None = None) -> None:
                             args.streams).long()
     ids = held_out[starts[:, None] + torch.arange(args.length + 1)]  # (s, T)
     columns, seconds = {}, {}
-    runs = tqdm([(fix, policy) for fix in FIXES for policy in POLICIES],
+    models = {key: load_sink_gpt(fix) for key, fix in zip(MODELS, FIXES)}
+    runs = tqdm([(key, policy) for key in MODELS for policy in POLICIES],
                 unit="run")
     with torch_threads(args.threads):
-        for fix, policy in runs:
-            name = f"{list(MODELS)[FIXES.index(fix)]} {policy}"
+        for key, policy in runs:
+            name = f"{key} {policy}"
             runs.set_postfix_str(name)
-            model, start = load_sink_gpt(fix), time.perf_counter()
+            model, start = models[key], time.perf_counter()
             if policy == "recompute":
                 losses = recomputed_losses(model, ids, args.window)
             else:

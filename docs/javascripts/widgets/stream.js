@@ -5,8 +5,10 @@
 // byte, for the chosen model. python -m attnlit.train.stream measured the losses (fetched).
 (window.attnlitKinds ??= {}).stream = (d, ui) => {
   const { frame, text, line, make, f4, BLUE, ORANGE, GREY } = attnlit, { t } = ui;
-  const keys = ["plain", "sink", "gate"], policies = ["evict", "sinks", "recompute"];
-  const model = ui.radios(t("model"), d.models.map(name => t(name)), 0);
+  // The models by the names the losses use, and their titles; the policies in that order.
+  const keys = Object.keys(d.models), titles = Object.values(d.models).map(title => t(title));
+  const policies = ["evict", "sinks", "recompute"];
+  const model = ui.radios(t("model"), titles, 0);
   const at = ui.slider(t("byte"), d.bytes, d.bytes.indexOf(d.start));
   // The stream's bytes as shown: a line end as ↵, what is not printable ASCII as ·.
   const glyph = b => b === 10 ? "↵" : b >= 32 && b < 127 ? String.fromCharCode(b) : "·";
@@ -15,7 +17,7 @@
     const key = keys[model()], byte = at(), i = d.bytes.indexOf(byte);
     const loss = policies.map(p => d.loss[`${key} ${p}`]), width = narrow ? 346 : 676;
     const x0 = narrow ? 88 : 110, span = width - x0 - 16, X = b => x0 + b / last * span;
-    text(svg, width / 2, 18, t("{model}: byte {byte} of the stream", { model: t(d.models[model()]), byte }),
+    text(svg, width / 2, 18, t("{model}: byte {byte} of the stream", { model: titles[model()], byte }),
       { "font-size": 13 });
     // The stream as a bar; what each cache holds at this byte, filled.
     const held = [[t("evict"), [[byte - w + 1, byte]]], [t("{k} sinks", { k }),
@@ -56,7 +58,7 @@
     const [evict, sinks, again] = loss.map(values => f4(values[i]));
     return [width, y0 + h + 44,
       t("{model}, byte {byte}: over the 64 bytes up to it, evict {evict}, sinks {sinks}, recompute {again} nats per byte",
-        { model: t(d.models[model()]), byte, evict, sinks, again }),
+        { model: titles[model()], byte, evict, sinks, again }),
       [[t("byte"), t("evict"), t("sinks"), t("recompute")], [String(byte), evict, sinks, again]]];
   };
 };
