@@ -622,3 +622,14 @@ def test_a_link_to_a_page_not_translated_leads_to_the_english_page(monkeypatch, 
     monkeypatch.setattr(mkdocs_hooks, "stale_notice", lambda content, page: content)
     html = mkdocs_hooks.on_page_content(f'<p>see <a href="{mkdocs_hooks.TO_ENGLISH}labs/why-scale.py">the lab</a></p>', page)
     assert html == '<p>see <a href="../labs/why-scale/" hreflang="en">the lab</a> (ภาษาอังกฤษ)</p>'
+
+
+def test_sync_keeps_every_line_of_a_translated_comment_above_a_changed_line():
+    """A comment the translation spreads over more lines than the English one stays whole when the
+    code under it changes (it once lost its second line); a new English line is carried too."""
+    translated = "```python\n# บรรทัดหนึ่ง\n# บรรทัดสอง\nx = 1\n```\n"
+    english = "```python\n# one line\nx = 2\nprint(x)\n```\n"
+    text, changed = i18n.synced(english, translated, "a.md")
+    assert changed == ["block 1 (python, line 1)"]
+    assert text == "```python\n# บรรทัดหนึ่ง\n# บรรทัดสอง\nx = 2\nprint(x)\n```\n"
+    assert i18n.identity_errors(english, text, "a.md") == []

@@ -348,7 +348,8 @@ def identity_errors(english: str, translated: str, name: str) -> list[str]:
 def carried(english: Fenced, translated: Fenced) -> list[str]:
     """The English block's lines, each keeping the translated comment of the line it replaces: where
     a line's code is the translated block's, the translated line; where a line was changed (one
-    for one) and both have a comment, the English code with the translated comment."""
+    for one) and both have a comment, the English code with the translated comment; where lines
+    changed unevenly, the translated comment lines there in place of the English ones."""
     ours, theirs = english.body.split("\n"), translated.body.split("\n")
     our_code, their_code = without_comments(english), without_comments(translated)
     lines = []
@@ -356,13 +357,19 @@ def carried(english: Fenced, translated: Fenced) -> list[str]:
     for kind, first, end, their_first, their_end in matcher.get_opcodes():
         if kind == "equal":
             lines += theirs[their_first:their_end]
-        elif kind == "replace" and end - first == their_end - their_first:
-            lines += [code + their[len(their_code[j]):] if line != code and their != their_code[j] and code.strip()
-                      else line for line, code, their, j in zip(ours[first:end], our_code[first:end],
-                                                                theirs[their_first:their_end],
-                                                                range(their_first, their_end))]
+            continue
+        our_lines = list(zip(ours[first:end], our_code[first:end]))
+        their_lines = list(zip(theirs[their_first:their_end], their_code[their_first:their_end]))
+        # The translator's comment lines there come first, in place of the English ones.
+        own = [line for line, code in their_lines if line.strip() and not code.strip()]
+        our_lines = [(line, code) for line, code in our_lines if not own or code.strip() or not line.strip()]
+        their_lines = [(line, code) for line, code in their_lines if code.strip() or not line.strip()]
+        lines += own
+        if len(our_lines) == len(their_lines):  # changed one for one: keep each line's comment
+            lines += [code + their[len(bare):] if line != code and their != bare and code.strip()
+                      else line for (line, code), (their, bare) in zip(our_lines, their_lines)]
         else:
-            lines += ours[first:end]
+            lines += [line for line, _ in our_lines]
     # A comment cannot change code; if a merge ever did (a `#` inside a string), English whole.
     return lines if block_difference(english, replace(translated, body="\n".join(lines))) is None else ours
 
