@@ -107,7 +107,7 @@ def test_the_shipped_results_load_as_numbers():
     assert all(row["forward_s"] > 0 for row in rows)
 
 
-@pytest.mark.parametrize("name", ["cpu", "flash-cpu", "generate-cpu"])
+@pytest.mark.parametrize("name", ["cpu", "flash-cpu", "generate-cpu", "latent-cpu"])
 def test_the_shipped_reports_are_what_the_code_writes_from_the_shipped_csv(name):
     """A new layout of the tables is written from the CSV (tools/bench_tables.py), not typed."""
     import bench_tables

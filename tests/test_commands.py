@@ -212,7 +212,8 @@ from attnlit.bench import flash, generate
 assert bench.results() and bench.results("flash-cpu") and train.training_log()
 tokens, targets = train.induction_batch(2, 10, 8, 2)
 import contextlib, io, runpy
-for command in ("train", "bench", "bench.generate", "bench.flash"):  # python -m ... --help
+for command in ("train", "bench", "bench.generate", "bench.flash", "bench.latent",
+                "train.state"):  # python -m ... --help
     sys.argv = [command, "--help"]
     with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):
         runpy.run_module(f"attnlit.{command}", run_name="__main__")

@@ -25,7 +25,9 @@ def test_the_source_distribution_holds_the_package_and_says_where_it_comes_from(
         info = email.message_from_bytes(sdist.extractfile(f"{sdist.getnames()[0].split('/')[0]}/PKG-INFO").read())
     assert {"attnlit/multihead.py", "attnlit/train/results/tiny_gpt.pt", "README.md", "LICENSE",
             "attnlit/train/results/sink/text_gpt.pt", "attnlit/train/results/gate/text_gpt.pt",
-            "attnlit/train/results/stream.csv", "attnlit/train/sinks/__main__.py"} <= names
+            "attnlit/train/results/stream.csv", "attnlit/train/sinks/__main__.py",
+            "attnlit/train/results/state/copy.csv", "attnlit/bench/results/latent-cpu.csv",
+            "attnlit/train/state/__main__.py", "attnlit/bench/latent/__main__.py"} <= names
     assert not [name for name in names if name.startswith(("tests", "docs", "tools"))], "tests or docs in the sdist"
     urls = dict(value.split(", ", 1) for value in info.get_all("Project-URL") or [])
     assert {"Source", "Issues"} <= set(urls) and all(url.startswith("https://") for url in urls.values())

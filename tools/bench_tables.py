@@ -4,7 +4,7 @@
 
 A report's first line says how it was measured (the machine, the date, the settings), which
 the CSV does not hold: it is kept. The rest is what the benchmark's own code writes from the
-rows (`report`, `attention_report`, `generation_report`), so a new layout of the tables
+rows (`report`, `attention_report`, `generation_report`, `latent_report`), so a new layout of the tables
 needs no new run. tests/test_bench.py checks that the shipped reports are what this writes.
 """
 
@@ -12,10 +12,10 @@ from importlib.resources import files
 from pathlib import Path
 
 from attnlit import bench
-from attnlit.bench import flash, generate
+from attnlit.bench import flash, generate, latent
 
 REPORTS = {"cpu": bench.report, "flash-cpu": flash.attention_report,
-           "generate-cpu": generate.generation_report}
+           "generate-cpu": generate.generation_report, "latent-cpu": latent.latent_report}
 
 
 def rewritten(name: str) -> str:

@@ -75,6 +75,10 @@ MODULES = (
     "attnlit/sinks.py",
     "attnlit/train/sinks/__init__.py",
     "attnlit/train/stream/__init__.py",
+    "attnlit/latent.py",
+    "attnlit/bench/latent/__init__.py",
+    "attnlit/linear.py",
+    "attnlit/train/state/__init__.py",
 )
 
 MARKER = re.compile(r"^(?P<indent>\s*)<!-- tangle: (?P<module>\S+) -->\s*$")

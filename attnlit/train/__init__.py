@@ -151,6 +151,7 @@ def train(
     probe: tuple[torch.Tensor, torch.Tensor, torch.Tensor] | None = None,
     every: int = 25,
     at_snapshot: Callable[[int, TinyGPT], None] | None = None,
+    max_length: int | None = None,
 ) -> tuple[list[dict], list[dict]]:
     """Train on the copy task: a row of numbers per step, and the snapshots."""
     generator = torch.Generator().manual_seed(seed)
@@ -170,7 +171,7 @@ def train(
         model.train()
         tokens, targets = induction_batch(
             batch_size, model.vocab_size, model.context_length, min_length,
-            generator=generator,
+            max_length, generator=generator,
         )
         logits = model(tokens)                              # (b, n, vocab)
         loss = F.cross_entropy(logits.flatten(0, 1), targets.flatten(),
