@@ -4,7 +4,7 @@
 import torch
 from torch import nn
 import torch.nn.functional as F
-from attnlit.checks import check_type
+from attnlit.checks import check_qkv, check_type
 from attnlit.gpt import TinyGPT
 from attnlit.multihead import MultiHeadAttention
 
@@ -13,16 +13,10 @@ def check_heads(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor,
                 **per_token: torch.Tensor | None) -> None:
     """Raise unless q, k (b, h, n, dk), v (b, h, n, dv) and each of
     per_token (b, h, n) share one floating-point dtype."""
-    for name, tensor in (("q", q), ("k", k), ("v", v)):
-        check_type(name, tensor, torch.Tensor)
-    if not (q.ndim == k.ndim == v.ndim == 4 and q.shape == k.shape
-            and v.shape[:3] == k.shape[:3]):
-        raise ValueError("q, k, v must be (b, h, n, dk), (b, h, n, dk), "
-                         f"(b, h, n, dv), got {tuple(q.shape)}, "
-                         f"{tuple(k.shape)}, {tuple(v.shape)}")
-    if not q.dtype == k.dtype == v.dtype or not q.is_floating_point():
-        raise TypeError("q, k and v must share one floating-point dtype, "
-                        f"got {q.dtype}, {k.dtype}, {v.dtype}")
+    check_qkv(q, k, v, is_causal=True)             # chapter 12's shapes
+    if q.shape[2] != k.shape[2]:                   # each token its own query
+        raise ValueError(f"q and k must hold the same n tokens, got "
+                         f"{q.shape[2]} and {k.shape[2]}")
     if k.shape[2] == 0:
         raise ValueError("q, k, v must hold at least one token, got n = 0")
     for name, tensor in per_token.items():

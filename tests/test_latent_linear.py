@@ -124,8 +124,9 @@ def test_a_full_write_replaces_the_value_of_its_key_and_a_zero_decay_forgets_eve
 
 
 @pytest.mark.parametrize("change, message", [
-    (lambda q, k, v, b: (q, k[..., :3], v, b), r"q, k, v must be \(b, h, n, dk\)"),
-    (lambda q, k, v, b: (q, k, v[:, :, :5], b), r"q, k, v must be \(b, h, n, dk\)"),
+    (lambda q, k, v, b: (q, k[..., :3], v, b), r"q, k, v must be \(b, h, L, hd\), \(b, h, S, hd\)"),
+    (lambda q, k, v, b: (q, k, v[:, :, :5], b), r"q, k, v must be \(b, h, L, hd\), \(b, h, S, hd\)"),
+    (lambda q, k, v, b: (q[:, :, :5], k, v, b), "q and k must hold the same n tokens, got 5 and 11"),
     (lambda q, k, v, b: (q.float(), k, v, b), "q, k and v must share one floating-point dtype"),
     (lambda q, k, v, b: (q, k, v, b[..., :5]), r"beta must be \(b, h, n\) = \(2, 2, 11\)"),
 ])

@@ -27,35 +27,25 @@ def decode_steps(width: int, heads: int, n: int, device: str
     hd, groups = width // heads, max(1, heads // 4)
     d_c, d_r = 4 * hd, hd // 2                        # DeepSeek-V2's shares
     torch.manual_seed(0)
-    layers = {
-        "multi-head": MultiHeadAttention(width, width, n, 0.0, heads),
-        "grouped-query": GroupedQueryAttention(width, width, n, 0.0, heads,
-                                               groups),
-        "latent": LatentAttention(width, heads, 3 * d_c, d_c, hd, d_r, hd, n),
-    }
-    layers = {name: layer.to(device) for name, layer in layers.items()}
-    held = {"multi-head": (heads, hd, hd), "grouped-query": (groups, hd, hd),
-            "naive": (1, d_c, d_r), "absorbed": (1, d_c, d_r)}
-    caches = {}
-    for name, (width_in_heads, key, value) in held.items():
-        caches[name] = KVCache()                      # n - 1 random tokens
-        caches[name].update(
-            torch.randn(1, width_in_heads, n - 1, key, device=device),
-            torch.randn(1, width_in_heads, n - 1, value, device=device))
+    mha = MultiHeadAttention(width, width, n, 0.0, heads).to(device)
+    gqa = GroupedQueryAttention(width, width, n, 0.0, heads, groups).to(device)
+    mla = LatentAttention(width, heads, 3 * d_c, d_c, hd, d_r, hd, n).to(device)
     x = torch.randn(1, 1, width, device=device)       # the new token
-    fresh = lambda name: copy.copy(caches[name])      # n - 1 each time
-    runs = {
-        "multi-head": lambda: cached_attention(
-            layers["multi-head"], x, fresh("multi-head")),
-        "grouped-query": lambda: layers["grouped-query"](
-            x, fresh("grouped-query")),
-        "naive": lambda: layers["latent"](x, fresh("naive")),
-        "absorbed": lambda: layers["latent"](x, fresh("absorbed"), True),
+    designs = {  # name: layer, its step on a cache, what the cache holds
+        "multi-head": (mha, lambda cache: cached_attention(mha, x, cache),
+                       (heads, hd, hd)),
+        "grouped-query": (gqa, lambda cache: gqa(x, cache), (groups, hd, hd)),
+        "naive": (mla, lambda cache: mla(x, cache), (1, d_c, d_r)),
+        "absorbed": (mla, lambda cache: mla(x, cache, True), (1, d_c, d_r)),
     }
-    owner = {"naive": "latent", "absorbed": "latent"}
-    calls = {name: (run, False, device, layers[owner.get(name, name)])
-             for name, run in runs.items()}
-    nbytes = {name: caches[name].nbytes * n // (n - 1) for name in held}
+    calls, nbytes = {}, {}
+    for name, (layer, step, (kv_heads, key, value)) in designs.items():
+        cache = KVCache()                             # n - 1 random tokens
+        cache.update(torch.randn(1, kv_heads, n - 1, key, device=device),
+                     torch.randn(1, kv_heads, n - 1, value, device=device))
+        run = lambda step=step, cache=cache: step(copy.copy(cache))  # n - 1
+        calls[name] = (run, False, device, layer)     # each time
+        nbytes[name] = cache.nbytes * n // (n - 1)    # once token n is in
     return calls, nbytes
 
 def latent_report(rows: list[dict], conditions: str) -> str:

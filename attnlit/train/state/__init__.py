@@ -11,7 +11,8 @@ import platform
 import time
 import torch
 from tqdm import tqdm
-from attnlit.bench import arguments, at_least, load_average, torch_threads
+from attnlit.bench import arguments, at_least, load_average, number
+from attnlit.bench import torch_threads, write_csv
 from attnlit.linear import StateGPT
 from attnlit.train import copy_accuracy, induction_batch, train
 
@@ -67,10 +68,7 @@ def main(argv: list[str] | None = None) -> None:
                 "accuracy": f"{copy_accuracy(model, *test):.4f}",
                 "loss": f"{sum(r['loss'] for r in last) / len(last):.4f}",
                 "seconds": f"{time.perf_counter() - start:.0f}"})
-    with open(args.out / "copy.csv", "w", newline="") as table:
-        writer = csv.DictWriter(table, fieldnames=list(rows[0]))
-        writer.writeheader()
-        writer.writerows(rows)
+    write_csv(rows, args.out / "copy.csv")
     (args.out / "copy.md").write_text(
         f"Trained on {datetime.date.today()} with torch {torch.__version__} "
         f"on {platform.machine()}, {os.cpu_count()} cores (load average "
@@ -80,6 +78,5 @@ def main(argv: list[str] | None = None) -> None:
 def copy_results() -> list[dict]:
     """The shipped runs: a dict per model and length, numbers as numbers."""
     text = files("attnlit.train").joinpath("results/state/copy.csv")
-    return [{key: value if key == "model" else float(value)
-             for key, value in row.items()}
+    return [{key: number(field) for key, field in row.items()}
             for row in csv.DictReader(text.read_text().splitlines())]
